@@ -1,0 +1,88 @@
+"""Sample a full game consistent with one player's view (for search bots).
+
+The unseen cards are the deck minus the viewer's hand, the discard pile and the
+hands laid face up; they are dealt at random into the other hands (whose sizes
+are public) and the draw pile. Only the view is read, so a bot that searches
+sampled worlds cannot learn hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ono99.game import Game
+from ono99.view import PlayerView
+
+__all__ = ["unseen_cards", "sample_world"]
+
+
+def unseen_cards(view: PlayerView) -> list[int]:
+    """The cards the viewer cannot see, as a list (card ints, one per copy)."""
+    counts = list(view.rules.deck)
+    for c in view.hand:
+        counts[c] -= 1
+    for c in view.discard:
+        counts[c] -= 1
+    for h in view.laid_down:
+        for c in h:
+            counts[c] -= 1
+    out: list[int] = []
+    for card, k in enumerate(counts):
+        if k > 0:
+            out.extend([card] * k)
+    return out
+
+
+def sample_world(view: PlayerView, rng: random.Random) -> Game:
+    """A :class:`Game` whose public state and viewer's hand equal ``view``'s and
+    whose hidden cards are a uniform random deal of the unseen cards."""
+    pool = unseen_cards(view)
+    rng.shuffle(pool)
+    n = len(view.names)
+    hands: list[list[int]] = []
+    for s in range(n):
+        if s == view.seat:
+            hands.append(list(view.hand))
+        elif view.laid_down[s]:
+            hands.append(list(view.laid_down[s]))
+        else:
+            k = view.hand_sizes[s]
+            hands.append(pool[len(pool) - k :])
+            del pool[len(pool) - k :]
+    g = Game.__new__(Game)
+    g.rules = view.rules
+    g.n = n
+    g.names = list(view.names)
+    g.seed = rng.getrandbits(32)
+    g.dealer = 0
+    g.given_deals = []
+    g.dealt = []
+    g.hands = hands
+    g.draw_pile = pool  # what is left: exactly the draw pile's size
+    g.discard = list(view.discard)
+    g.total = view.total
+    g.direction = view.direction
+    g._to_move = -1 if view.to_move is None else view.to_move
+    g._owes_two = -1 if view.owes_two is None else view.owes_two
+    g.plays_left = view.plays_left
+    g.played_99 = view.played_99
+    g.alive = list(view.alive)
+    g.active = list(view.active)
+    g.n_active = sum(view.active)
+    g.out = list(view.out)
+    g.tokens = None if view.tokens is None else list(view.tokens)
+    g.scores = None if view.scores is None else list(view.scores)
+    g.round_out = list(view.round_out)
+    g.round = view.round
+    w = view.winner
+    g._winner = list(w) if isinstance(w, tuple) else w
+    g._pending = -1 if view.pending_draw is None else view.pending_draw
+    g.moves = []
+    g.move_seats = []
+    g.events = None
+    g.reshuffles = view.reshuffles
+    g._legal = ()
+    g._bust_mode = False
+    if g._to_move >= 0:
+        g._legal = g._compute_legal()
+    return g

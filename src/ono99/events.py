@@ -1,0 +1,36 @@
+"""Typed announcements the engine emits as a game goes on.
+
+Every event is public: a draw names who drew, never the card. Front ends turn
+events into words (see :mod:`ono99.narrate`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+__all__ = ["Event", "EVENT_KINDS"]
+
+EVENT_KINDS = (
+    "round_start",  # seat = starter; info: {"round": r}
+    "play",  # seat played card; total = new total
+    "four99",  # seat discarded four ONO 99 cards (R-99-3)
+    "draw",  # seat drew `info["count"]` cards (card hidden)
+    "reshuffle",  # discard pile became the draw pile (R-TURN-3)
+    "reverse",  # direction changed; info: {"direction": d}
+    "owes_two",  # seat must play two cards (R-P2)
+    "bust",  # seat has no safe card; card = the unsafe card played (points) or None
+    "out_of_round",  # points mode: seat is out of this round
+    "token_lost",  # seat lost a token; info: {"tokens": left}
+    "eliminated",  # seat is out of the game
+    "draw_lost",  # seat's pending draw was lost (R-DRAW-1)
+    "round_end",  # info: {"round": r, "loser"/"scores"/"hands": ...}
+    "game_over",  # info: {"winner": seat or list}
+)
+
+
+class Event(NamedTuple):
+    kind: str
+    seat: int | None = None
+    card: int | None = None
+    total: int | None = None
+    info: dict[str, Any] | None = None

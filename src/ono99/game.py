@@ -1,0 +1,651 @@
+"""The rules engine: one pure, deterministic game state (RULES.md).
+
+No I/O, no global random state: every shuffle comes from the game's seed.
+
+>>> from ono99 import Game, parse_action
+>>> g = Game("mattel2022", 3, seed=7)
+>>> g.to_move
+0
+>>> a = g.legal_actions()[0]
+>>> _ = g.apply(a)
+>>> g.to_move
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
+from ono99.errors import IllegalAction, RecordError, RulesError
+from ono99.events import Event
+from ono99.rules import Rules, deck_list, make_rules
+from ono99.view import PlayerView, view_of
+
+__all__ = ["Game", "Deal", "hand_points"]
+
+_M10 = int(Card.MINUS10)
+_REV = int(Card.REVERSE)
+_P2 = int(Card.PLAY2)
+_HOLD = int(Card.HOLD)
+_99 = int(Card.NINETY_NINE)
+
+#: R-END-3 points for each card left in hand.
+CARD_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20)
+
+#: A deal: each seat's hand, and the draw pile top card first.
+Deal = tuple[list[list[int]], list[int]]
+
+
+def hand_points(hand: Sequence[int]) -> int:
+    """R-END-3 score of a hand: card values plus 15 per card short of four.
+
+    >>> hand_points([15, 13, 4, 5])  # 99, P2, 4, 5: the seed's worked example
+    44
+    """
+    return sum(CARD_POINTS[c] for c in hand) + 15 * max(0, 4 - len(hand))
+
+
+def _rng(seed: int | str, *parts: object) -> random.Random:
+    # One string per purpose: explicit deals in a record never shift the
+    # randomness of later reshuffles, so records replay exactly.
+    return random.Random(":".join(map(str, (seed, *parts))))
+
+
+class Game:
+    """A game of ONO 99 under one preset.
+
+    ``players`` is a count or a list of names. ``deals`` optionally fixes the deal
+    of each round (R-REC). ``events=False`` skips the announcement log (search).
+    """
+
+    __slots__ = (
+        "rules", "n", "names", "seed", "dealer", "given_deals", "dealt", "hands",
+        "draw_pile", "discard", "total", "direction", "_to_move", "_owes_two",
+        "plays_left", "played_99", "alive", "active", "n_active", "out", "tokens",
+        "scores", "round_out", "round", "_winner", "_pending", "moves", "move_seats",
+        "events", "reshuffles", "_legal", "_bust_mode",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        rules: str | Rules = "mattel2022",
+        players: int | Sequence[str] = 2,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int | str = 0,
+        dealer: int | None = None,
+        deals: Sequence[Deal] | None = None,
+        events: bool = True,
+    ) -> None:
+        if isinstance(rules, Rules):
+            if options:
+                raise RulesError("pass options to make_rules, not with a Rules object")
+            self.rules = rules
+        else:
+            self.rules = make_rules(rules, options)
+        r = self.rules
+        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+            raise RulesError(f"players must be a count or a list of names, not {players!r}")
+        if isinstance(players, int):
+            n = players
+            names = [f"Player {i + 1}" for i in range(max(n, 0))]
+        else:
+            names = [str(p) for p in players]
+            n = len(names)
+        if not r.min_players <= n <= r.max_players:
+            raise RulesError(
+                f"{r.preset} is for {r.min_players} to {r.max_players} players, not {n} (R-SET-5)"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise RecordError(f"seed must be an integer or a string, not {seed!r}")
+        if dealer is None:
+            dealer = n - 1
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        self.n = n
+        self.names = names
+        self.seed = seed
+        self.dealer = dealer
+        self.given_deals = list(deals or [])
+        self.dealt: list[Deal] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.draw_pile: list[int] = []  # top card is the last element
+        self.discard: list[int] = []
+        self.total = 0
+        self.direction = 1
+        self._to_move = -1
+        self._owes_two = -1
+        self.plays_left = 1
+        self.played_99 = False
+        self.alive = [True] * n
+        self.active = [True] * n
+        self.n_active = n
+        self.out: list[int] = []
+        self.tokens: list[int] | None = [r.tokens] * n if r.mode == "tokens" else None
+        self.scores: list[int] | None = [0] * n if r.mode == "points" else None
+        self.round_out: list[int] = []
+        self.round = 0
+        self._winner: int | list[int] | None = None
+        self._pending = -1
+        self.moves: list[int] = []
+        self.move_seats: list[int] = []
+        self.events: list[Event] | None = [] if events else None
+        self.reshuffles = 0
+        self._legal: tuple[int, ...] = ()
+        self._bust_mode = False
+        self._start_round((dealer + 1) % n)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that plays next, or None when the game is over."""
+        return None if self._to_move < 0 else self._to_move
+
+    @property
+    def owes_two(self) -> int | None:
+        """R-P2-6: the seat that must play two cards, or None."""
+        return None if self._owes_two < 0 else self._owes_two
+
+    @property
+    def pending_draw(self) -> int | None:
+        """R-DRAW-1: the seat whose draw is pending, or None."""
+        return None if self._pending < 0 else self._pending
+
+    @property
+    def winner(self) -> int | list[int] | None:
+        """The winning seat, the list of seats sharing a win, or None while playing."""
+        return self._winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._to_move < 0
+
+    @property
+    def must_bust_play(self) -> bool:
+        """Points mode (R-END-3): the player to move has no safe card and must play an
+        unsafe one; :meth:`legal_actions` lists those."""
+        return self._bust_mode
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know (its own hand, public state): see :mod:`ono99.view`."""
+        return view_of(self, seat)
+
+    def legal_actions(self, seat: int | None = None) -> tuple[int, ...]:
+        """The actions the game accepts now, sorted: cards to play for the player to
+        move, ``FOUR_99``, and ``DRAW`` while a draw is pending (made by its seat).
+
+        With ``seat``, only the actions that seat may make."""
+        legal = self._legal
+        pending = self._pending
+        if seat is not None:
+            if seat == self._to_move:
+                return legal
+            return (DRAW,) if seat == pending else ()
+        if pending >= 0 and pending != self._to_move:
+            return (*legal, DRAW)
+        return legal
+
+    def is_legal(self, action: int) -> bool:
+        return action in self._legal or (action == DRAW and self._pending >= 0)
+
+    def actor(self, action: int) -> int | None:
+        """The seat that would make ``action`` (the pending drawer for ``DRAW``)."""
+        if action == DRAW and self._pending >= 0:
+            return self._pending
+        return self.to_move
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: int | str) -> int:
+        """Make ``action`` (an int or a code such as ``"P2"``); returns the seat that
+        made it. An illegal action raises :class:`IllegalAction` naming the rule and
+        changes nothing."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= DRAW:
+            raise IllegalAction(f"{action!r} is not an action")
+        if self._to_move < 0:
+            raise IllegalAction("the game is over", "R-END")
+        if action == DRAW:
+            seat = self._pending
+            if seat < 0:
+                raise IllegalAction("no draw is pending", "R-DRAW-1")
+            self._record(seat, action)
+            self._pending = -1
+            self._draw(seat, 1)
+            self._settle()
+            return seat
+        if action not in self._legal:
+            raise IllegalAction(self._why_illegal(action))
+        p = self._to_move
+        self._record(p, action)
+        if self._pending >= 0:
+            self._lose_pending()
+        if action == FOUR_99:
+            self._play_four_99(p)
+        elif self._bust_mode:
+            self._bust_play(p, action)
+        else:
+            self._play(p, action)
+        self._settle()
+        return p
+
+    def play(self, code: str) -> int:
+        """Alias of :meth:`apply` for card codes."""
+        return self.apply(code)
+
+    def copy(self, events: bool = False) -> Game:
+        """A cheap independent copy (no deepcopy); the event log is dropped unless
+        ``events`` is true."""
+        g = Game.__new__(Game)
+        g.rules = self.rules
+        g.n = self.n
+        g.names = self.names
+        g.seed = self.seed
+        g.dealer = self.dealer
+        g.given_deals = self.given_deals
+        g.dealt = self.dealt[:]
+        g.hands = [h[:] for h in self.hands]
+        g.draw_pile = self.draw_pile[:]
+        g.discard = self.discard[:]
+        g.total = self.total
+        g.direction = self.direction
+        g._to_move = self._to_move
+        g._owes_two = self._owes_two
+        g.plays_left = self.plays_left
+        g.played_99 = self.played_99
+        g.alive = self.alive[:]
+        g.active = self.active[:]
+        g.n_active = self.n_active
+        g.out = self.out[:]
+        g.tokens = None if self.tokens is None else self.tokens[:]
+        g.scores = None if self.scores is None else self.scores[:]
+        g.round_out = self.round_out[:]
+        g.round = self.round
+        w = self._winner
+        g._winner = w[:] if isinstance(w, list) else w
+        g._pending = self._pending
+        g.moves = self.moves[:]
+        g.move_seats = self.move_seats[:]
+        g.events = (self.events[:] if self.events is not None else []) if events else None
+        g.reshuffles = self.reshuffles
+        g._legal = self._legal
+        g._bust_mode = self._bust_mode
+        return g
+
+    # ------------------------------------------------------------------ internals
+
+    def _emit(self, kind: str, seat: int | None = None, card: int | None = None,
+              total: int | None = None, info: dict[str, Any] | None = None) -> None:  # fmt: skip
+        if self.events is not None:
+            self.events.append(Event(kind, seat, card, total, info))
+
+    def _record(self, seat: int, action: int) -> None:
+        self.moves.append(action)
+        self.move_seats.append(seat)
+
+    def _next_active(self, seat: int) -> int:
+        n, d, active = self.n, self.direction, self.active
+        i = (seat + d) % n
+        while not active[i]:
+            i = (i + d) % n
+        return i
+
+    def _compute_legal(self) -> tuple[int, ...]:
+        """Legal card plays for the player to move; sets bust mode (R-END-3)."""
+        p = self._to_move
+        r = self.rules
+        hand = self.hands[p]
+        first_of_two = self.plays_left == 2
+        room = r.limit - self.total  # a number card v is safe when v < room (R-LIM-1)
+        seen = 0
+        res: list[int] = []
+        for c in hand:
+            bit = 1 << c
+            if seen & bit:
+                continue
+            seen |= bit
+            if c <= 10:
+                if c < room:
+                    res.append(c)
+            elif c == _99:
+                # R-99-1, R-99-2, R-99-5
+                if r.ninety_nine_sets or (
+                    r.zero_ending_99 and not self.played_99 and self.total % 10 == 0
+                ):
+                    res.append(c)
+            elif c == _P2 and first_of_two and not r.play2_first_ok:
+                continue  # R-P2-3: a Double Play is never the first of two
+            else:
+                res.append(c)
+        if r.four_99 and len(hand) >= 4 and hand.count(_99) >= 4:
+            res.append(FOUR_99)  # R-99-3
+        if self._pending == p:
+            res.append(DRAW)
+        self._bust_mode = False
+        if not res and r.mode == "points":
+            # R-END-3: must play an unsafe card (never a 99; never a DP first of two)
+            res = sorted({c for c in hand if c <= 10})
+            self._bust_mode = bool(res)
+            return tuple(res)
+        res.sort()
+        return tuple(res)
+
+    def _settle(self) -> None:
+        """Resolve every bust that leaves no choice, until someone must choose."""
+        while self._to_move >= 0:
+            legal = self._compute_legal()
+            if legal:
+                self._legal = legal
+                return
+            self._bust(self._to_move)
+        self._legal = ()
+        self._bust_mode = False
+
+    def _draw(self, seat: int, count: int) -> None:
+        hand, pile = self.hands[seat], self.draw_pile
+        got = 0
+        for _ in range(count):
+            if not pile:
+                if not self.discard:
+                    break  # R-TURN-3: both piles empty; play on short
+                self._reshuffle()
+                pile = self.draw_pile
+            hand.append(pile.pop())
+            got += 1
+        if self.events is not None:
+            self._emit("draw", seat, info={"count": got})
+
+    def _reshuffle(self) -> None:
+        # R-TURN-3: the whole discard pile becomes the draw pile; total unchanged.
+        pile = self.discard
+        self.discard = []
+        self.reshuffles += 1
+        _rng(self.seed, "reshuffle", self.reshuffles).shuffle(pile)
+        self.draw_pile = pile
+        self._emit("reshuffle", total=self.total)
+
+    def _lose_pending(self) -> None:
+        self._emit("draw_lost", self._pending)  # R-DRAW-1
+        self._pending = -1
+
+    def _end_turn(self, p: int, owes_next: bool) -> None:
+        nxt = self._next_active(p)
+        self._to_move = nxt
+        self.played_99 = False
+        if owes_next:
+            self._owes_two = nxt
+            self.plays_left = 2
+            self._emit("owes_two", nxt)
+        else:
+            self._owes_two = -1
+            self.plays_left = 1
+
+    def _after_play_draw(self, p: int) -> None:
+        if self.rules.draw_penalty:
+            self._pending = p  # R-DRAW-1: drawing is the player's own move
+        else:
+            self._draw(p, 1)  # R-TURN-2
+
+    def _play(self, p: int, c: int) -> None:
+        self.hands[p].remove(c)
+        self.discard.append(c)
+        r = self.rules
+        if c <= 10:
+            self.total += c
+        elif c == _M10:
+            t = self.total - 10
+            self.total = 0 if (t < 0 and r.floor_zero) else t  # R-M10-1
+        elif c == _REV:
+            if self.n_active > 2:  # R-REV-2: with two players Reverse is a Hold
+                self.direction = -self.direction
+                self._emit("reverse", p, info={"direction": self.direction})
+        elif c == _99:
+            if r.ninety_nine_sets:
+                self.total = 99  # R-99-2
+            else:
+                self.played_99 = True  # R-99-5
+        if self.events is not None:
+            self._emit("play", p, c, self.total)
+        first_of_two = self.plays_left == 2
+        if first_of_two and c in r.answers:
+            turn_over, owes_next = True, True  # R-P2-3: answered, passes on
+        elif first_of_two:
+            turn_over, owes_next = False, False
+            self.plays_left = 1
+        else:
+            turn_over, owes_next = True, c == _P2  # R-P2-1, R-P2-5
+        self._after_play_draw(p)
+        if turn_over:
+            self._end_turn(p, owes_next)
+
+    def _play_four_99(self, p: int) -> None:
+        hand = self.hands[p]
+        for _ in range(4):
+            hand.remove(_99)
+        self.discard.extend((_99, _99, _99, _99))
+        self._emit("four99", p, total=self.total)
+        self._draw(p, 4)  # R-99-3
+        if self.plays_left == 2:
+            self.plays_left = 1
+        else:
+            self._end_turn(p, False)
+
+    def _bust_play(self, p: int, c: int) -> None:
+        # R-END-3: the unsafe card is discarded but not counted; an automatic draw.
+        self.hands[p].remove(c)
+        self.discard.append(c)
+        self._emit("bust", p, c, self.total)
+        self._draw(p, 1)
+        self._out_of_round(p)
+
+    def _bust(self, p: int) -> None:
+        """A bust that leaves no choice (R-LIM-2, R-P2-4, R-END)."""
+        mode = self.rules.mode
+        self._emit("bust", p, None, self.total)
+        if mode == "points":
+            self._out_of_round(p)
+        elif mode == "elimination":
+            self._eliminate(p)  # R-END-1
+            self.n_active -= 1
+            self.active[p] = False
+            self._owes_two = -1
+            self.plays_left = 1
+            if self.n_active == 1:
+                self._finish(self.active.index(True))
+            else:
+                self._end_turn(p, False)
+        else:
+            tokens = self.tokens
+            assert tokens is not None
+            if tokens[p] == 0:
+                self._eliminate(p)  # R-END-2
+            else:
+                tokens[p] -= 1
+                self._emit("token_lost", p, info={"tokens": tokens[p]})
+            if self._pending >= 0:
+                self._lose_pending()
+            self._emit("round_end", p, info={"round": self.round, "loser": p})
+            self._next_round_or_finish(p)
+
+    def _eliminate(self, p: int) -> None:
+        self.alive[p] = False
+        self.out.append(p)
+        self._emit("eliminated", p)
+
+    def _out_of_round(self, p: int) -> None:
+        self.active[p] = False
+        self.n_active -= 1
+        self.round_out.append(p)
+        self._emit("out_of_round", p)
+        if self._owes_two == p:
+            self._owes_two = -1  # R-P2-4: the next player owes nothing
+        self.plays_left = 1
+        if self.n_active == 1:
+            self._end_points_round()
+        else:
+            self._end_turn(p, False)
+
+    def _end_points_round(self) -> None:
+        scores = self.scores
+        assert scores is not None
+        r = self.rules
+        gained = [0] * self.n
+        for s in range(self.n):
+            if self.alive[s]:
+                gained[s] = hand_points(self.hands[s]) + (25 if s in self.round_out else 0)
+                scores[s] += gained[s]
+        if self._pending >= 0:
+            self._lose_pending()
+        self._emit(
+            "round_end",
+            info={
+                "round": self.round,
+                "gained": gained,
+                "scores": scores[:],
+                "hands": [h[:] for h in self.hands],
+            },
+        )
+        first_out = self.round_out[0]
+        alive = [s for s in range(self.n) if self.alive[s]]
+        if r.points_mode == "lowest":
+            if any(scores[s] >= r.target for s in alive):
+                self._finish(self._fewest(alive))
+                return
+        else:
+            over = [s for s in alive if scores[s] >= r.target]
+            for s in over:
+                self._eliminate(s)
+            left = [s for s in alive if self.alive[s]]
+            if len(left) == 1:
+                self._finish(left[0])
+                return
+            if not left:
+                self._finish(self._fewest(over))
+                return
+        self._start_round(self._first_alive_from(first_out))
+
+    def _fewest(self, seats: list[int]) -> int | list[int]:
+        scores = self.scores
+        assert scores is not None
+        best = min(scores[s] for s in seats)
+        winners = [s for s in seats if scores[s] == best]
+        return winners[0] if len(winners) == 1 else winners
+
+    def _first_alive_from(self, seat: int) -> int:
+        i = seat
+        while not self.alive[i]:
+            i = (i + 1) % self.n
+        return i
+
+    def _next_round_or_finish(self, loser: int) -> None:
+        left = [s for s in range(self.n) if self.alive[s]]
+        if len(left) == 1:
+            self._finish(left[0])
+        else:
+            self._start_round(self._first_alive_from(loser))  # R-END-2
+
+    def _finish(self, winner: int | list[int]) -> None:
+        self._winner = winner
+        self._to_move = -1
+        self._owes_two = -1
+        self._pending = -1
+        self._legal = ()
+        self._emit("game_over", info={"winner": winner})
+
+    def _start_round(self, starter: int) -> None:
+        self.round += 1
+        r = self.rules
+        deck = deck_list(r)
+        rng = _rng(self.seed, "deal", self.round)
+        idx = self.round - 1
+        if idx < len(self.given_deals):
+            hands, named_draw = self._check_deal(self.given_deals[idx], deck)
+            rng.shuffle(deck)  # the rest, minus named cards (removed in _check_deal)
+            pile = deck + named_draw[::-1]
+        else:
+            rng.shuffle(deck)
+            hands = []
+            for s in range(self.n):
+                if self.alive[s]:
+                    hands.append(deck[-4:][::-1])
+                    del deck[-4:]
+                else:
+                    hands.append([])
+            pile = deck
+        self.hands = hands
+        self.draw_pile = pile
+        self.discard = []
+        self.dealt.append(([h[:] for h in hands], pile[::-1]))
+        self.total = 0
+        self.direction = 1
+        self._owes_two = -1
+        self.plays_left = 1
+        self.played_99 = False
+        self._pending = -1
+        self.active = self.alive[:]
+        self.n_active = sum(self.active)
+        self.round_out = []
+        self._to_move = starter
+        self._emit("round_start", starter, info={"round": self.round})
+        self._settle()
+
+    def _check_deal(self, deal: Deal, deck: list[int]) -> tuple[list[list[int]], list[int]]:
+        """Validate a given deal (R-REC) and remove its cards from ``deck``."""
+        hands, draw = deal
+        where = f"deal for round {self.round}"
+        if len(hands) != self.n:
+            raise RecordError(f"{where} has {len(hands)} hands for {self.n} players")
+        counts = list(self.rules.deck)
+        for s, hand in enumerate(hands):
+            want = 4 if self.alive[s] else 0
+            if len(hand) != want:
+                raise RecordError(f"{where}: seat {s} must get {want} cards, not {len(hand)}")
+        for card in [c for h in hands for c in h] + list(draw):
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 16:
+                raise RecordError(f"{where} names {card!r}, which is not a card")
+            if counts[card] == 0:
+                what = "more copies of" if self.rules.deck[card] else "a card the deck lacks:"
+                raise RecordError(
+                    f"{where} names {what} {action_code(card)!r} ({self.rules.preset} deck)"
+                )
+            counts[card] -= 1
+            deck.remove(card)
+        return [list(h) for h in hands], list(draw)
+
+    def _why_illegal(self, action: int) -> str:
+        """A one-line reason, naming the rule, why ``action`` is not legal now."""
+        r = self.rules
+        p = self._to_move
+        who = self.names[p]
+        hand = self.hands[p]
+        code = action_code(action)
+        if action == FOUR_99:
+            if not r.four_99:
+                return f"{r.preset} has no four-99 discard (R-99-3)"
+            return f"{who} does not hold four ONO 99 cards (R-99-3)"
+        if not r.card_in_deck(action):
+            return f"there is no {code!r} card in the {r.preset} deck"
+        if action not in hand:
+            return f"{who} (seat {p}) has no {code!r} in hand (R-TURN-1)"
+        if self._bust_mode:
+            return f"{code!r} cannot be the unsafe card played when out of safe cards (R-END-3)"
+        if action == _99:
+            if r.zero_ending_99:
+                if self.played_99:
+                    return "only one ONO 99 card may be played per turn (R-99-5)"
+                return "an ONO 99 card may be played only when the total ends in 0 (R-99-5)"
+            rule = "R-99-4" if r.preset == "classic1980" else "R-99-1"
+            return f"the ONO 99 card can never be played in {r.preset} ({rule})"
+        if action == _P2 and self.plays_left == 2:
+            return "a Double Play can never be the first of two plays (R-P2-3)"
+        if action <= 10:
+            return (
+                f"{code!r} would take the total from {self.total} to {self.total + action}; "
+                f"a safe card must be played (R-LIM-1, R-LIM-2)"
+            )
+        return f"{code!r} is not legal now"

@@ -1,0 +1,71 @@
+"""Message catalogs (gettext, compiled with Babel) for the six languages.
+
+Front ends call :func:`set_language` once and translate with :func:`_` and
+:func:`ngettext`. The engine never produces words, only events.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from pathlib import Path
+
+__all__ = ["LANGUAGES", "LOCALE_DIR", "set_language", "get_language", "_", "ngettext",
+           "translator", "detect_language"]  # fmt: skip
+
+#: code -> name of the language in itself
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "ta": "தமிழ்",
+    "gu": "ગુજરાતી",
+    "uz": "Oʻzbekcha",
+    "my": "မြန်မာ",
+    "kn": "ಕನ್ನಡ",
+}
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "ono99"
+
+_current: _gettext.NullTranslations = _gettext.NullTranslations()
+_lang = "en"
+
+
+def translator(lang: str) -> _gettext.NullTranslations:
+    """The catalog for ``lang`` (English text when ``lang`` is ``en``)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (choose {', '.join(LANGUAGES)})")
+    if lang == "en":
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
+
+
+def detect_language() -> str:
+    """The language from the locale environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        for part in value.split(":"):
+            code = part.split("_")[0].split(".")[0].lower()
+            if code in LANGUAGES:
+                return code
+    return "en"
+
+
+def set_language(lang: str | None) -> str:
+    """Use ``lang`` (or the locale's language) for every message from now on."""
+    global _current, _lang
+    code = lang or detect_language()
+    _current = translator(code)
+    _lang = code
+    return code
+
+
+def get_language() -> str:
+    return _lang
+
+
+def _(message: str) -> str:
+    """Translate ``message`` into the current language."""
+    return _current.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _current.ngettext(singular, plural, n)

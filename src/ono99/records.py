@@ -1,0 +1,198 @@
+"""Game records (RULES.md R-REC): read, write, replay.
+
+A record is the preset, options, players, seed, optional deals and the moves;
+the state is rebuilt by replaying. Reading validates everything and raises
+:class:`~ono99.errors.RecordError` (bad record) or :class:`ReplayError` (an
+illegal move, with its 0-based index).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ono99.cards import action_code, parse_action, parse_card
+from ono99.errors import IllegalAction, Ono99Error, RecordError
+from ono99.game import Deal, Game
+
+__all__ = [
+    "ReplayError",
+    "parse_record",
+    "load_record",
+    "replay",
+    "to_record",
+    "state_json",
+    "ParsedRecord",
+]
+
+_KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves"}
+
+
+class ReplayError(Ono99Error):
+    """An illegal move in a record; ``move`` is its 0-based index."""
+
+    def __init__(self, message: str, move: int) -> None:
+        super().__init__(message)
+        self.move = move
+
+
+class ParsedRecord:
+    """A validated record, ready to replay."""
+
+    __slots__ = ("rules", "options", "players", "seed", "dealer", "deals", "moves")
+
+    def __init__(
+        self,
+        rules: str,
+        options: dict[str, Any],
+        players: int | list[str],
+        seed: int | str,
+        dealer: int | None,
+        deals: list[Deal],
+        moves: list[str],
+    ) -> None:
+        self.rules = rules
+        self.options = options
+        self.players = players
+        self.seed = seed
+        self.dealer = dealer
+        self.deals = deals
+        self.moves = moves
+
+    def new_game(self, events: bool = True) -> Game:
+        """The game before any move (raises RecordError/RulesError on a bad record)."""
+        return Game(
+            self.rules,
+            self.players,
+            options=self.options,
+            seed=self.seed,
+            dealer=self.dealer,
+            deals=self.deals,
+            events=events,
+        )
+
+
+def _card_list(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of card codes")
+    return [parse_card(c) if isinstance(c, str) else _bad_card(c, where) for c in value]
+
+
+def _bad_card(value: Any, where: str) -> int:
+    raise RecordError(f'{where}: {value!r} is not a card code (use strings such as "7")')
+
+
+def parse_record(data: Any) -> ParsedRecord:
+    """Validate a decoded JSON record (R-REC)."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a game record must be a JSON object")
+    rules = data.get("rules", "mattel2022")
+    if not isinstance(rules, str):
+        raise RecordError(f"'rules' must be a preset name, not {rules!r}")
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise RecordError("'options' must be a JSON object")
+    if "players" not in data:
+        raise RecordError("the record has no 'players'")
+    players = data["players"]
+    if isinstance(players, bool) or not isinstance(players, (int, list)):
+        raise RecordError("'players' must be a count or a list of names")
+    if isinstance(players, list) and not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' names must be strings")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise RecordError(f"'seed' must be an integer, not {seed!r}")
+    dealer = data.get("dealer")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
+        raise RecordError(f"'dealer' must be a seat number, not {dealer!r}")
+    raw_deals = data.get("deals") or []
+    if not isinstance(raw_deals, list):
+        raise RecordError("'deals' must be a list")
+    deals: list[Deal] = []
+    for i, d in enumerate(raw_deals):
+        where = f"deals[{i}]"
+        if not isinstance(d, Mapping):
+            raise RecordError(f"{where} must be an object with 'hands' and 'draw'")
+        hands = d.get("hands")
+        if not isinstance(hands, list):
+            raise RecordError(f"{where} needs 'hands', a list of card-code lists")
+        deals.append(
+            (
+                [_card_list(h, f"{where}.hands[{s}]") for s, h in enumerate(hands)],
+                _card_list(d.get("draw", []), f"{where}.draw"),
+            )
+        )
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError("'moves' must be a list of card codes")
+    return ParsedRecord(rules, dict(options), players, seed, dealer, deals, list(moves))
+
+
+def load_record(text: str) -> ParsedRecord:
+    """Parse record JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    return parse_record(data)
+
+
+def replay(record: ParsedRecord | Mapping[str, Any], events: bool = True) -> Game:
+    """Replay a record to its final state.
+
+    Raises RecordError (bad record) or ReplayError (first illegal move)."""
+    rec = record if isinstance(record, ParsedRecord) else parse_record(record)
+    game = rec.new_game(events=events)
+    for i, move in enumerate(rec.moves):
+        try:
+            game.apply(parse_action(move))
+        except (IllegalAction, RecordError) as e:
+            raise ReplayError(f"move {i} ({move!r}): {e}", i) from None
+    return game
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` so far: replaying it rebuilds the same state."""
+    default_names = [f"Player {i + 1}" for i in range(game.n)]
+    return {
+        "rules": game.rules.preset,
+        "options": dict(game.rules.options),
+        "players": game.n if game.names == default_names else list(game.names),
+        "seed": game.seed,
+        "dealer": game.dealer,
+        "deals": [
+            {
+                "hands": [[action_code(c) for c in h] for h in hands],
+                "draw": [action_code(c) for c in draw],
+            }
+            for hands, draw in game.dealt
+        ],
+        "moves": [action_code(a) for a in game.moves],
+    }
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The full state (every hand) as the R-REC replay JSON."""
+    w = game.winner
+    return {
+        "rules": game.rules.preset,
+        "options": dict(game.rules.options),
+        "players": list(game.names),
+        "total": game.total,
+        "direction": game.direction,
+        "to_move": game.to_move,
+        "hands": [[action_code(c) for c in h] for h in game.hands],
+        "draw_pile": len(game.draw_pile),
+        "discard": [action_code(c) for c in game.discard],
+        "out": list(game.out),
+        "tokens": None if game.tokens is None else list(game.tokens),
+        "scores": None if game.scores is None else list(game.scores),
+        "round": game.round,
+        "winner": list(w) if isinstance(w, list) else w,
+        "owes_two": game.owes_two,
+        "pending_draw": game.pending_draw,
+        "moves": len(game.moves),
+    }

@@ -1,0 +1,147 @@
+"""The three presets and their options (RULES.md table of presets, R-SET-5, R-SET-6).
+
+A preset is data: :func:`make_rules` validates a preset name and options once and
+returns a frozen :class:`Rules` whose flags the engine reads on its hot path.
+
+>>> r = make_rules("classic1980", {"scoring": "points"})
+>>> r.mode, r.target, r.points_mode
+('points', 100, 'elimination')
+>>> sum(make_rules("mattel2022").deck)
+112
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ono99.cards import Card
+from ono99.errors import RulesError
+
+__all__ = ["Rules", "make_rules", "PRESETS", "deck_list"]
+
+PRESETS = ("mattel2022", "classic1980", "gamerules")
+
+# Card counts indexed by card int (0..15).
+_DECK_2022 = (8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 10, 10, 10, 10, 0, 10)
+_DECK_1980 = (0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 10, 4, 6, 2, 4, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A validated preset with its options resolved into flags."""
+
+    preset: str
+    options: Mapping[str, Any] = field(hash=False)
+    min_players: int
+    max_players: int
+    #: copies of each card (index = card int)
+    deck: tuple[int, ...]
+    #: total after a safe card must be below this (99) or at most this (gamerules: 100)
+    limit: int
+    #: R-M10-1: the total never goes below 0
+    floor_zero: bool
+    #: R-99-3: four ONO 99 cards may be discarded together
+    four_99: bool
+    #: R-99-2: the 99 card sets the total to 99
+    ninety_nine_sets: bool
+    #: R-99-5
+    zero_ending_99: bool
+    #: R-P2-3: cards that answer a Play 2 as a single play
+    answers: frozenset[int]
+    #: R-P2-3: whether a Play 2 may be the first of two plays
+    play2_first_ok: bool
+    #: "elimination" (2022), "tokens" or "points"
+    mode: str
+    target: int
+    points_mode: str
+    draw_penalty: bool
+    tokens: int = 3
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck)
+
+    def card_in_deck(self, card: int) -> bool:
+        return 0 <= card < len(self.deck) and self.deck[card] > 0
+
+
+def deck_list(rules: Rules) -> list[int]:
+    """The preset's whole deck as a list of card ints, in card order."""
+    out: list[int] = []
+    for card, count in enumerate(rules.deck):
+        out.extend([card] * count)
+    return out
+
+
+def _bool(preset: str, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{preset} option {name!r} must be true or false, not {value!r}")
+    return value
+
+
+def _choice(preset: str, name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise RulesError(
+            f"{preset} option {name!r} must be one of {', '.join(map(repr, choices))}, "
+            f"not {value!r}"
+        )
+    return str(value)
+
+
+def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = None) -> Rules:
+    """Validate ``preset`` and ``options`` (R-SET-6) and return the :class:`Rules`.
+
+    Raises :class:`RulesError` with a one-line reason for an unknown preset, an
+    unknown option, an option the preset does not take, or a bad value.
+    """
+    opts = dict(options or {})
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"unknown rules preset {preset!r} (choose {', '.join(PRESETS)})")
+    if preset == "mattel2022":
+        if opts:
+            raise RulesError(f"mattel2022 takes no options (got {', '.join(map(repr, opts))})")
+        return Rules(
+            preset=preset, options={}, min_players=2, max_players=6, deck=_DECK_2022,
+            limit=99, floor_zero=True, four_99=True, ninety_nine_sets=False,
+            zero_ending_99=False, answers=frozenset((Card.REVERSE, Card.PLAY2)),
+            play2_first_ok=True, mode="elimination", target=0, points_mode="",
+            draw_penalty=False,
+        )  # fmt: skip
+    allowed = (
+        {"scoring", "target", "points_mode", "zero_ending_99", "draw_penalty"}
+        if preset == "classic1980"
+        else {"draw_penalty"}
+    )
+    unknown = sorted(set(opts) - allowed)
+    if unknown:
+        raise RulesError(f"{preset} does not take option {unknown[0]!r}")
+    scoring = _choice(preset, "scoring", opts.get("scoring", "tokens"), ("tokens", "points"))
+    target, points_mode = 0, ""
+    if scoring == "points":
+        target = opts.get("target", 100)
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+            raise RulesError(f"{preset} option 'target' must be a positive integer, not {target!r}")
+        points_mode = _choice(
+            preset, "points_mode", opts.get("points_mode", "elimination"), ("elimination", "lowest")
+        )
+    else:
+        for name in ("target", "points_mode"):
+            if name in opts:
+                raise RulesError(f"{preset} option {name!r} needs scoring 'points'")
+    zero_ending = _bool(preset, "zero_ending_99", opts.get("zero_ending_99", False))
+    draw_penalty = _bool(preset, "draw_penalty", opts.get("draw_penalty", False))
+    resolved: dict[str, Any] = {"draw_penalty": draw_penalty}
+    if preset == "classic1980":
+        resolved = {"scoring": scoring}
+        if scoring == "points":
+            resolved.update(target=target, points_mode=points_mode)
+        resolved.update(zero_ending_99=zero_ending, draw_penalty=draw_penalty)
+    return Rules(
+        preset=preset, options=resolved, min_players=2, max_players=8, deck=_DECK_1980,
+        limit=100 if preset == "gamerules" else 99, floor_zero=False, four_99=False,
+        ninety_nine_sets=preset == "gamerules", zero_ending_99=zero_ending,
+        answers=frozenset((Card.REVERSE, Card.HOLD)), play2_first_ok=False, mode=scoring,
+        target=target, points_mode=points_mode, draw_penalty=draw_penalty,
+    )  # fmt: skip

@@ -1,0 +1,132 @@
+"""What one player may know: :class:`PlayerView` (RULES.md R-SET-1, hidden hands).
+
+A view is built from the game for one seat and holds nothing hidden from that
+seat: its own hand, hand sizes of the others, the public piles and counters.
+Bots and front ends receive views, never the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ono99.cards import action_code
+from ono99.rules import Rules
+
+if TYPE_CHECKING:
+    from ono99.game import Game
+
+__all__ = ["PlayerView", "view_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    rules: Rules
+    names: tuple[str, ...]
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    total: int
+    direction: int
+    to_move: int | None
+    owes_two: int | None
+    #: plays the player to move still owes this turn (2 before the first of two)
+    plays_left: int
+    #: an ONO 99 card was played this turn (R-99-5)
+    played_99: bool
+    #: the actions this seat may make now (empty when it is not its move)
+    legal: tuple[int, ...]
+    #: the legal cards are unsafe plays of a points-mode bust (R-END-3)
+    bust_mode: bool
+    #: the discard pile, bottom first (public: every card was played face up)
+    discard: tuple[int, ...]
+    draw_pile: int
+    #: hands laid face up by eliminated players (R-END-1); empty tuples otherwise
+    laid_down: tuple[tuple[int, ...], ...]
+    alive: tuple[bool, ...]
+    #: taking turns in this round
+    active: tuple[bool, ...]
+    out: tuple[int, ...]
+    round_out: tuple[int, ...]
+    tokens: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    round: int
+    winner: int | tuple[int, ...] | None
+    pending_draw: int | None
+    #: number of reshuffles so far (the discard pile returned to the draw pile)
+    reshuffles: int
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return bool(self.legal)
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data with card codes."""
+        w = self.winner
+        return {
+            "seat": self.seat,
+            "rules": self.rules.preset,
+            "options": dict(self.rules.options),
+            "names": list(self.names),
+            "hand": [action_code(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "total": self.total,
+            "direction": self.direction,
+            "to_move": self.to_move,
+            "owes_two": self.owes_two,
+            "plays_left": self.plays_left,
+            "legal": [action_code(a) for a in self.legal],
+            "bust_mode": self.bust_mode,
+            "discard": [action_code(c) for c in self.discard],
+            "draw_pile": self.draw_pile,
+            "laid_down": [[action_code(c) for c in h] for h in self.laid_down],
+            "out": list(self.out),
+            "round_out": list(self.round_out),
+            "tokens": None if self.tokens is None else list(self.tokens),
+            "scores": None if self.scores is None else list(self.scores),
+            "round": self.round,
+            "winner": list(w) if isinstance(w, tuple) else w,
+            "pending_draw": self.pending_draw,
+        }
+
+
+def view_of(game: Game, seat: int) -> PlayerView:
+    """Build seat ``seat``'s view of ``game``."""
+    if not 0 <= seat < game.n:
+        raise ValueError(f"no seat {seat} in a {game.n}-player game")
+    elim = game.rules.mode == "elimination"
+    laid = tuple(tuple(h) if (elim and not game.alive[s]) else () for s, h in enumerate(game.hands))
+    w = game.winner
+    to_move = game.to_move
+    return PlayerView(
+        seat=seat,
+        rules=game.rules,
+        names=tuple(game.names),
+        hand=tuple(game.hands[seat]),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        total=game.total,
+        direction=game.direction,
+        to_move=to_move,
+        owes_two=game.owes_two,
+        plays_left=game.plays_left,
+        played_99=game.played_99,
+        legal=game.legal_actions(seat),
+        bust_mode=game.must_bust_play and seat == to_move,
+        discard=tuple(game.discard),
+        draw_pile=len(game.draw_pile),
+        laid_down=laid,
+        alive=tuple(game.alive),
+        active=tuple(game.active),
+        out=tuple(game.out),
+        round_out=tuple(game.round_out),
+        tokens=None if game.tokens is None else tuple(game.tokens),
+        scores=None if game.scores is None else tuple(game.scores),
+        round=game.round,
+        winner=tuple(w) if isinstance(w, list) else w,
+        pending_draw=game.pending_draw,
+        reshuffles=game.reshuffles,
+    )
