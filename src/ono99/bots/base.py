@@ -20,7 +20,7 @@ class Bot(ABC):
     def act(self, view: PlayerView) -> int:
         """Choose an action from ``view.legal``."""
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 (optional hook)
         """Forget anything remembered from an earlier game."""
 
 
