@@ -27,7 +27,7 @@ def run_bench(
     """
     r = make_rules(rules, options)
     rng = random.Random(seed)
-    randrange = rng.randrange
+    pick = rng.random  # faster than randrange; uniform over the legal actions
     games = steps = 0
     clock = time.perf_counter
     start = clock()
@@ -37,7 +37,7 @@ def run_bench(
         legal_actions, apply = g.legal_actions, g.apply
         while g._to_move >= 0:
             legal = legal_actions()
-            apply(legal[randrange(len(legal))])
+            apply(legal[int(pick() * len(legal))])
             steps += 1
         games += 1
         if clock() >= deadline:

@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
+from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action, parse_card
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
 from ono99.rules import Rules, deck_list, make_rules
@@ -31,6 +31,24 @@ _REV = int(Card.REVERSE)
 _P2 = int(Card.PLAY2)
 _HOLD = int(Card.HOLD)
 _99 = int(Card.NINETY_NINE)
+
+# Bit masks of card sets (bit c = card c) for the legal-move test.
+_NUMBERS = (1 << 11) - 1  # 0 ... 10
+_P2_BIT = 1 << _P2
+_99_BIT = 1 << _99
+_SPECIALS = (1 << _M10) | (1 << _REV) | _P2_BIT | (1 << _HOLD)
+
+
+class _SortedCards(dict[int, tuple[int, ...]]):
+    """mask -> the sorted tuple of the cards in it, computed once per mask."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        cards = tuple(c for c in range(16) if mask >> c & 1)
+        self[mask] = cards
+        return cards
+
+
+_CARDS_IN = _SortedCards()
 
 #: R-END-3 points for each card left in hand.
 CARD_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20)
@@ -52,6 +70,23 @@ def _rng(seed: int | str, *parts: object) -> random.Random:
     # One string per purpose: explicit deals in a record never shift the
     # randomness of later reshuffles, so records replay exactly.
     return random.Random(":".join(map(str, (seed, *parts))))
+
+
+_BITS = tuple((i + 1).bit_length() for i in range(256))
+
+
+def _shuffle(rng: random.Random, x: list[int]) -> None:
+    """Shuffle ``x`` in place: the same Fisher-Yates walk and the same draws of
+    ``rng.getrandbits`` as ``random.shuffle`` (so the same order), inlined for speed
+    and pinned here so records do not depend on the stdlib's shuffle."""
+    getrandbits = rng.getrandbits
+    bits = _BITS if len(x) <= len(_BITS) else [(i + 1).bit_length() for i in range(len(x))]
+    for i in range(len(x) - 1, 0, -1):
+        k = bits[i]  # (i + 1).bit_length(): j is drawn from 0 ... i
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 class Game:
@@ -89,16 +124,15 @@ class Game:
         r = self.rules
         if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
             raise RulesError(f"players must be a count or a list of names, not {players!r}")
-        if isinstance(players, int):
-            n = players
-            names = [f"Player {i + 1}" for i in range(max(n, 0))]
-        else:
-            names = [str(p) for p in players]
-            n = len(names)
+        n = players if isinstance(players, int) else len(players)
         if not r.min_players <= n <= r.max_players:
             raise RulesError(
                 f"{r.preset} is for {r.min_players} to {r.max_players} players, not {n} (R-SET-5)"
             )
+        if isinstance(players, int):
+            names = [f"Player {i + 1}" for i in range(n)]
+        else:
+            names = [str(p) for p in players]
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise RecordError(f"seed must be an integer or a string, not {seed!r}")
         if dealer is None:
@@ -109,7 +143,7 @@ class Game:
         self.names = names
         self.seed = seed
         self.dealer = dealer
-        self.given_deals = list(deals or [])
+        self.given_deals = [self._parse_deal(i, d) for i, d in enumerate(deals or [])]
         self.dealt: list[Deal] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []  # top card is the last element
@@ -204,12 +238,33 @@ class Game:
         """Make ``action`` (an int or a code such as ``"P2"``); returns the seat that
         made it. An illegal action raises :class:`IllegalAction` naming the rule and
         changes nothing."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        elif isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= DRAW:
+        if type(action) is not int:  # a plain int (the hot path) skips these tests
+            if isinstance(action, str):
+                action = parse_action(action)
+            elif isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalAction(f"{action!r} is not an action")
+        if not 0 <= action <= DRAW:
             raise IllegalAction(f"{action!r} is not an action")
         if self._to_move < 0:
             raise IllegalAction("the game is over", "R-END")
+        if self.round < len(self.given_deals):
+            # The next round's given deal is checked against the seats still in
+            # the game only when it is dealt: a bad one raises RecordError and
+            # leaves this game exactly as it was.
+            saved = self.copy()
+            n_events = 0 if self.events is None else len(self.events)
+            try:
+                return self._apply(action)
+            except RecordError:
+                for name in Game.__slots__:
+                    if name != "events":
+                        setattr(self, name, getattr(saved, name))
+                if self.events is not None:
+                    del self.events[n_events:]
+                raise
+        return self._apply(action)
+
+    def _apply(self, action: int) -> int:
         if action == DRAW:
             seat = self._pending
             if seat < 0:
@@ -222,7 +277,8 @@ class Game:
         if action not in self._legal:
             raise IllegalAction(self._why_illegal(action))
         p = self._to_move
-        self._record(p, action)
+        self.moves.append(action)  # _record, inlined
+        self.move_seats.append(p)
         if self._pending >= 0:
             self._lose_pending()
         if action == FOUR_99:
@@ -288,52 +344,36 @@ class Game:
         self.moves.append(action)
         self.move_seats.append(seat)
 
-    def _next_active(self, seat: int) -> int:
-        n, d, active = self.n, self.direction, self.active
-        i = (seat + d) % n
-        while not active[i]:
-            i = (i + d) % n
-        return i
-
     def _compute_legal(self) -> tuple[int, ...]:
         """Legal card plays for the player to move; sets bust mode (R-END-3)."""
+        # Card sets are bit masks (bit c = card c): the cards held, masked by the
+        # cards playable now, give the answer from a cache of sorted tuples.
         p = self._to_move
         r = self.rules
         hand = self.hands[p]
-        first_of_two = self.plays_left == 2
-        room = r.limit - self.total  # a number card v is safe when v < room (R-LIM-1)
-        seen = 0
-        res: list[int] = []
+        held = 0
         for c in hand:
-            bit = 1 << c
-            if seen & bit:
-                continue
-            seen |= bit
-            if c <= 10:
-                if c < room:
-                    res.append(c)
-            elif c == _99:
-                # R-99-1, R-99-2, R-99-5
-                if r.ninety_nine_sets or (
-                    r.zero_ending_99 and not self.played_99 and self.total % 10 == 0
-                ):
-                    res.append(c)
-            elif c == _P2 and first_of_two and not r.play2_first_ok:
-                continue  # R-P2-3: a Double Play is never the first of two
-            else:
-                res.append(c)
-        if r.four_99 and len(hand) >= 4 and hand.count(_99) >= 4:
-            res.append(FOUR_99)  # R-99-3
+            held |= 1 << c
+        room = r.limit - self.total  # a number card v is safe when v < room (R-LIM-1)
+        ok = _NUMBERS if room > 10 else (1 << room) - 1 if room > 0 else 0
+        if self.plays_left == 2 and not r.play2_first_ok:
+            ok |= _SPECIALS & ~_P2_BIT  # R-P2-3: a Double Play is never the first of two
+        else:
+            ok |= _SPECIALS  # -10, Reverse, Play 2, Hold
+        # R-99-1, R-99-2, R-99-5
+        if r.ninety_nine_sets or (r.zero_ending_99 and not self.played_99 and self.total % 10 == 0):
+            ok |= _99_BIT
+        legal = _CARDS_IN[held & ok]
+        if r.four_99 and held & _99_BIT and hand.count(_99) >= 4:
+            legal += (FOUR_99,)  # R-99-3
         if self._pending == p:
-            res.append(DRAW)
+            legal += (DRAW,)
         self._bust_mode = False
-        if not res and r.mode == "points":
+        if not legal and r.mode == "points":
             # R-END-3: must play an unsafe card (never a 99; never a DP first of two)
-            res = sorted({c for c in hand if c <= 10})
-            self._bust_mode = bool(res)
-            return tuple(res)
-        res.sort()
-        return tuple(res)
+            legal = _CARDS_IN[held & _NUMBERS]
+            self._bust_mode = bool(legal)
+        return legal
 
     def _settle(self) -> None:
         """Resolve every bust that leaves no choice, until someone must choose."""
@@ -365,7 +405,7 @@ class Game:
         pile = self.discard
         self.discard = []
         self.reshuffles += 1
-        _rng(self.seed, "reshuffle", self.reshuffles).shuffle(pile)
+        _shuffle(_rng(self.seed, "reshuffle", self.reshuffles), pile)
         self.draw_pile = pile
         self._emit("reshuffle", total=self.total)
 
@@ -374,25 +414,24 @@ class Game:
         self._pending = -1
 
     def _end_turn(self, p: int, owes_next: bool) -> None:
-        nxt = self._next_active(p)
+        n, d, active = self.n, self.direction, self.active
+        nxt = (p + d) % n  # R-TURN-2, R-TURN-4: the next seat still taking turns
+        while not active[nxt]:
+            nxt = (nxt + d) % n
         self._to_move = nxt
         self.played_99 = False
         if owes_next:
             self._owes_two = nxt
             self.plays_left = 2
-            self._emit("owes_two", nxt)
+            if self.events is not None:
+                self._emit("owes_two", nxt)
         else:
             self._owes_two = -1
             self.plays_left = 1
 
-    def _after_play_draw(self, p: int) -> None:
-        if self.rules.draw_penalty:
-            self._pending = p  # R-DRAW-1: drawing is the player's own move
-        else:
-            self._draw(p, 1)  # R-TURN-2
-
     def _play(self, p: int, c: int) -> None:
-        self.hands[p].remove(c)
+        hand = self.hands[p]
+        hand.remove(c)
         self.discard.append(c)
         r = self.rules
         if c <= 10:
@@ -403,7 +442,6 @@ class Game:
         elif c == _REV:
             if self.n_active > 2:  # R-REV-2: with two players Reverse is a Hold
                 self.direction = -self.direction
-                self._emit("reverse", p, info={"direction": self.direction})
         elif c == _99:
             if r.ninety_nine_sets:
                 self.total = 99  # R-99-2
@@ -411,6 +449,8 @@ class Game:
                 self.played_99 = True  # R-99-5
         if self.events is not None:
             self._emit("play", p, c, self.total)
+            if c == _REV and self.n_active > 2:
+                self._emit("reverse", p, info={"direction": self.direction})
         first_of_two = self.plays_left == 2
         if first_of_two and c in r.answers:
             turn_over, owes_next = True, True  # R-P2-3: answered, passes on
@@ -419,7 +459,12 @@ class Game:
             self.plays_left = 1
         else:
             turn_over, owes_next = True, c == _P2  # R-P2-1, R-P2-5
-        self._after_play_draw(p)
+        if r.draw_penalty:
+            self._pending = p  # R-DRAW-1: drawing is the player's own move
+        elif self.draw_pile and self.events is None:
+            hand.append(self.draw_pile.pop())  # R-TURN-2, the common case of _draw
+        else:
+            self._draw(p, 1)  # R-TURN-2
         if turn_over:
             self._end_turn(p, owes_next)
 
@@ -565,10 +610,10 @@ class Game:
         idx = self.round - 1
         if idx < len(self.given_deals):
             hands, named_draw = self._check_deal(self.given_deals[idx], deck)
-            rng.shuffle(deck)  # the rest, minus named cards (removed in _check_deal)
+            _shuffle(rng, deck)  # the rest, minus named cards (removed in _check_deal)
             pile = deck + named_draw[::-1]
         else:
-            rng.shuffle(deck)
+            _shuffle(rng, deck)
             hands = []
             for s in range(self.n):
                 if self.alive[s]:
@@ -594,28 +639,58 @@ class Game:
         self._emit("round_start", starter, info={"round": self.round})
         self._settle()
 
-    def _check_deal(self, deal: Deal, deck: list[int]) -> tuple[list[list[int]], list[int]]:
-        """Validate a given deal (R-REC) and remove its cards from ``deck``."""
-        hands, draw = deal
-        where = f"deal for round {self.round}"
+    def _parse_deal(self, index: int, deal: Any) -> Deal:
+        """Validate a given deal on its own (R-REC): a hand (4 cards, or none for a
+        seat already out) for every seat, cards as ints or codes, every card from the
+        preset's deck and no more copies than it holds. Returns it as card ints."""
+        where = f"deal for round {index + 1}"
+        try:
+            if isinstance(deal, Mapping):  # the record form {"hands": ..., "draw": ...}
+                raw_hands, raw_draw = deal["hands"], deal.get("draw", [])
+            else:
+                raw_hands, raw_draw = deal
+            hands = [list(h) for h in raw_hands]
+            draw = list(raw_draw)
+        except (TypeError, ValueError, KeyError):
+            raise RecordError(f"{where} must be (hands, draw pile top first)") from None
         if len(hands) != self.n:
             raise RecordError(f"{where} has {len(hands)} hands for {self.n} players")
+        for s, hand in enumerate(hands):
+            if len(hand) not in (0, 4):
+                raise RecordError(f"{where}: seat {s} must get 4 cards (or none), not {len(hand)}")
         counts = list(self.rules.deck)
+        parsed: list[list[int]] = []
+        for cards in [*hands, draw]:
+            out: list[int] = []
+            for card in cards:
+                if isinstance(card, str):
+                    card = parse_card(card)
+                if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 16:
+                    raise RecordError(f"{where} names {card!r}, which is not a card")
+                if counts[card] == 0:
+                    what = "more copies of" if self.rules.deck[card] else "a card the deck lacks:"
+                    raise RecordError(
+                        f"{where} names {what} {action_code(card)!r} ({self.rules.preset} deck)"
+                    )
+                counts[card] -= 1
+                out.append(card)
+            parsed.append(out)
+        return parsed[:-1], parsed[-1]
+
+    def _check_deal(self, deal: Deal, deck: list[int]) -> tuple[list[list[int]], list[int]]:
+        """Check a parsed deal against the seats still in the game (R-REC) and
+        remove its cards from ``deck``."""
+        hands, draw = deal
         for s, hand in enumerate(hands):
             want = 4 if self.alive[s] else 0
             if len(hand) != want:
-                raise RecordError(f"{where}: seat {s} must get {want} cards, not {len(hand)}")
-        for card in [c for h in hands for c in h] + list(draw):
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 16:
-                raise RecordError(f"{where} names {card!r}, which is not a card")
-            if counts[card] == 0:
-                what = "more copies of" if self.rules.deck[card] else "a card the deck lacks:"
                 raise RecordError(
-                    f"{where} names {what} {action_code(card)!r} ({self.rules.preset} deck)"
+                    f"deal for round {self.round}: seat {s} must get {want} cards, not {len(hand)}"
+                    + ("" if want else " (it is out of the game)")
                 )
-            counts[card] -= 1
+        for card in [c for h in hands for c in h] + draw:
             deck.remove(card)
-        return [list(h) for h in hands], list(draw)
+        return [h[:] for h in hands], draw[:]
 
     def _why_illegal(self, action: int) -> str:
         """A one-line reason, naming the rule, why ``action`` is not legal now."""

@@ -10,7 +10,7 @@ import gettext as _gettext
 import os
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "LOCALE_DIR", "set_language", "get_language", "_", "ngettext",
+__all__ = ["LANGUAGES", "LOCALE_DIR", "set_language", "get_language", "_", "ngettext", "N_",
            "translator", "detect_language"]  # fmt: skip
 
 #: code -> name of the language in itself
@@ -68,4 +68,11 @@ def _(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
+    """Translate the singular or plural form of a message, as the language's rules pick for ``n``."""
     return _current.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog without translating it yet (for text defined at import
+    time, translated later with ``_(message)``)."""
+    return message

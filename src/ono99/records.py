@@ -18,6 +18,7 @@ from ono99.game import Deal, Game
 
 __all__ = [
     "ReplayError",
+    "apply_move",
     "parse_record",
     "load_record",
     "replay",
@@ -108,7 +109,9 @@ def parse_record(data: Any) -> ParsedRecord:
     dealer = data.get("dealer")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
         raise RecordError(f"'dealer' must be a seat number, not {dealer!r}")
-    raw_deals = data.get("deals") or []
+    raw_deals = data.get("deals")
+    if raw_deals is None:
+        raw_deals = []
     if not isinstance(raw_deals, list):
         raise RecordError("'deals' must be a list")
     deals: list[Deal] = []
@@ -137,6 +140,8 @@ def load_record(text: str) -> ParsedRecord:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply") from None
     return parse_record(data)
 
 
@@ -147,11 +152,25 @@ def replay(record: ParsedRecord | Mapping[str, Any], events: bool = True) -> Gam
     rec = record if isinstance(record, ParsedRecord) else parse_record(record)
     game = rec.new_game(events=events)
     for i, move in enumerate(rec.moves):
-        try:
-            game.apply(parse_action(move))
-        except (IllegalAction, RecordError) as e:
-            raise ReplayError(f"move {i} ({move!r}): {e}", i) from None
+        apply_move(game, i, move)
     return game
+
+
+def apply_move(game: Game, index: int, move: Any) -> int:
+    """Apply move ``index`` of a record to ``game``; returns the seat that made it.
+
+    Raises ReplayError (naming ``index``) for a move that is not a move code or is
+    illegal now, and RecordError when the move ends a round whose given deal does
+    not fit the seats still in the game (the record is bad, not the move); either
+    way the game is left as it was."""
+    try:
+        action = parse_action(move)
+    except RecordError as e:
+        raise ReplayError(f"move {index} ({move!r}): {e}", index) from None
+    try:
+        return game.apply(action)
+    except IllegalAction as e:
+        raise ReplayError(f"move {index} ({move!r}): {e}", index) from None
 
 
 def to_record(game: Game) -> dict[str, Any]:

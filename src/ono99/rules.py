@@ -67,12 +67,16 @@ class Rules:
         return 0 <= card < len(self.deck) and self.deck[card] > 0
 
 
+_DECK_CARDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def deck_list(rules: Rules) -> list[int]:
-    """The preset's whole deck as a list of card ints, in card order."""
-    out: list[int] = []
-    for card, count in enumerate(rules.deck):
-        out.extend([card] * count)
-    return out
+    """The preset's whole deck as a list of card ints, in card order (a new list)."""
+    cards = _DECK_CARDS.get(rules.deck)
+    if cards is None:  # built once per deck: every round of every game starts here
+        cards = tuple(card for card, count in enumerate(rules.deck) for _ in range(count))
+        _DECK_CARDS[rules.deck] = cards
+    return list(cards)
 
 
 def _bool(preset: str, name: str, value: Any) -> bool:

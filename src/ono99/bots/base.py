@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ono99.view import PlayerView
 
-__all__ = ["BOTS", "Bot", "make_bot", "register"]
+__all__ = ["BOTS", "PARAM_BOTS", "Bot", "make_bot", "register", "register_param", "bot_names"]
 
 
 class Bot(ABC):
@@ -38,10 +38,37 @@ def register(name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]
     return deco
 
 
+#: name -> factory(seed, arg) for bots that take a parameter, spelled ``name:arg``
+#: (``ismcts:400`` = ISMCTS with 400 iterations per decision)
+PARAM_BOTS: dict[str, Callable[[int, str], Bot]] = {}
+
+
+def register_param(name: str) -> Callable[[Callable[[int, str], Bot]], Callable[[int, str], Bot]]:
+    """Make ``name:ARG`` resolvable by :func:`make_bot` (the factory gets seed, ARG)."""
+
+    def deco(factory: Callable[[int, str], Bot]) -> Callable[[int, str], Bot]:
+        PARAM_BOTS[name] = factory
+        return factory
+
+    return deco
+
+
+def bot_names() -> list[str]:
+    """Every plain bot name and difficulty level :func:`make_bot` accepts."""
+    return sorted(BOTS)
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot by name (``random``, ...), seeded for reproducible play."""
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (choose {', '.join(sorted(BOTS))})") from None
-    return factory(seed)
+    """A new bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``, a level
+    ``easy``/``medium``/``hard``/``expert``, or ``ismcts:N``), seeded for reproducible play.
+
+    Raises :class:`ValueError` naming the choices for an unknown name."""
+    factory = BOTS.get(name)
+    if factory is not None:
+        return factory(seed)
+    base, sep, arg = name.partition(":")
+    pfactory = PARAM_BOTS.get(base)
+    if sep and pfactory is not None:
+        return pfactory(seed, arg)
+    choices = ", ".join([*sorted(BOTS), *(f"{k}:N" for k in sorted(PARAM_BOTS))])
+    raise ValueError(f"unknown bot {name!r} (choose {choices})")

@@ -1,6 +1,7 @@
 """The ``ono99`` command (CONTRACTS.md "CLI").
 
-Every error reaches the user as one line on stderr with exit status 2.
+Every error reaches the user as one line on stderr with exit status 2. ``--lang L``
+anywhere on the command line (else the locale) picks the language of help and messages.
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ import sys
 import typer
 
 from ono99.errors import Ono99Error
+from ono99.i18n import LANGUAGES, N_, _, detect_language, set_language
 
 __all__ = ["app", "main"]
 
+APP_HELP = N_("ONO 99 (Mattel 2022) and O'NO 99 (1980): play, replay, benchmark, bot arena.")
+
 app = typer.Typer(
     name="ono99",
-    help="ONO 99 (Mattel 2022) and O'NO 99 (1980): play, replay, benchmark, bot arena.",
+    help=APP_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -43,15 +47,119 @@ def fail(message: str, status: int = 2) -> typer.Exit:
     return typer.Exit(status)
 
 
+def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang L`` / ``--lang=L`` anywhere before ``--``: the value, and argv without it."""
+    lang: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg == "--lang":
+            if i + 1 >= len(argv):
+                raise fail(
+                    _("--lang needs a value: {choices}").format(choices=", ".join(LANGUAGES))
+                )
+            lang = argv[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            lang = arg.partition("=")[2]
+        else:
+            rest.append(arg)
+        i += 1
+    return lang, rest
+
+
+def _with_lang(argv: list[str], lang: str) -> list[str]:
+    """Give ``--lang`` back to a subcommand that takes it itself (``play``, ``replay``)."""
+    commands = getattr(typer.main.get_command(app), "commands", {})
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg.startswith("-"):
+            continue
+        cmd = commands.get(arg)
+        if cmd is not None and any("--lang" in p.opts for p in cmd.params):
+            return [*argv[: i + 1], "--lang", lang, *argv[i + 1 :]]
+        break
+    return argv
+
+
+#: Typer's own words in help and errors, translated through our catalog (see _translate_typer)
+TYPER_WORDS = (
+    N_("Arguments"),
+    N_("Options"),
+    N_("Commands"),
+    N_("default: {default}"),
+    N_("required"),
+    N_("env var: {var}"),
+    N_("(dynamic)"),
+    N_("Missing command."),
+    N_("No such command {name!r}."),
+    N_("Aborted!"),
+)
+
+
+def _translate_typer() -> None:
+    """Let Typer's help sections ("Options", "default: ...") speak the chosen language.
+
+    Typer looks its words up with :func:`gettext.gettext` at the time it formats help;
+    pointing that lookup at our catalog translates them (and leaves them English if a
+    future Typer stops doing it this way).
+    """
+    import typer.core
+
+    if callable(getattr(typer.core, "_", None)):
+        setattr(typer.core, "_", _)  # noqa: B010
+
+
+def _choose_language(argv: list[str]) -> tuple[str | None, list[str]]:
+    """Set the language from ``--lang`` (else the locale) before any help text is built.
+
+    Returns the ``--lang`` value given (or None) and argv without it.
+    """
+    try:
+        set_language(detect_language())  # errors about --lang itself in the locale's language
+    except OSError:  # a catalog missing from a broken install: English, not a traceback
+        set_language("en")
+    lang, rest = _take_lang(argv)
+    if lang is not None:
+        if lang not in LANGUAGES:
+            raise fail(
+                _("unknown language {lang} (choose {choices})").format(
+                    lang=repr(lang), choices=", ".join(LANGUAGES)
+                )
+            )
+        try:
+            set_language(lang)
+        except OSError:
+            raise fail(
+                _("the {lang} translation is not installed").format(lang=LANGUAGES[lang])
+            ) from None
+    app.info.help = _(APP_HELP)
+    _translate_typer()
+    return lang, rest
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
-    _register()
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        result = app(args=argv, prog_name="ono99", standalone_mode=False)
+        lang, args = _choose_language(args)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    _register()
+    if lang is not None:
+        args = _with_lang(args, lang)
+    try:
+        result = app(args=args, prog_name="ono99", standalone_mode=False)
     except typer.Exit as e:
         sys.exit(e.exit_code)
     except typer.Abort:
-        print("ono99: aborted", file=sys.stderr)
+        print("ono99: " + _("aborted"), file=sys.stderr)
         sys.exit(130)
     except typer.TyperException as e:
         if type(e).__name__ == "NoArgsIsHelpError":
@@ -59,13 +167,16 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(0)
         fmt = getattr(e, "format_message", None)
         line = " ".join((fmt() if callable(fmt) else str(e)).split())
-        print(f"ono99: error: {line} (see ono99 --help)", file=sys.stderr)
+        print(
+            "ono99: error: " + _("{message} (see ono99 --help)").format(message=line),
+            file=sys.stderr,
+        )
         sys.exit(2)
     except Ono99Error as e:
         fail(str(e))
         sys.exit(2)
     except KeyboardInterrupt:
-        print("ono99: interrupted", file=sys.stderr)
+        print("ono99: " + _("interrupted"), file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(1)

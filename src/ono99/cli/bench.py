@@ -10,35 +10,50 @@ import typer
 from ono99.bench import run_bench
 from ono99.cli import app, fail
 from ono99.cli.options import parse_options
+from ono99.i18n import _
 
 
-@app.command()
+@app.command(help=_("Random legal play at full speed: games and decision steps per second."))
 def bench(
     rules: Annotated[
-        str, typer.Option("--rules", help="Preset: mattel2022, classic1980, gamerules.")
+        str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
     ] = "mattel2022",
-    players: Annotated[int, typer.Option("--players", help="Number of players.")] = 4,
-    seconds: Annotated[float, typer.Option("--seconds", help="How long to run.", min=0.01)] = 5.0,
+    players: Annotated[int, typer.Option("--players", help=_("Number of players."))] = 4,
+    seconds: Annotated[
+        float, typer.Option("--seconds", help=_("How long to run."), min=0.01)
+    ] = 5.0,
     engine: Annotated[
-        str, typer.Option("--engine", help="reference (fast: not built yet).")
+        str, typer.Option("--engine", help=_("reference (fast: not built yet)."))
     ] = "reference",
     option: Annotated[
-        list[str] | None, typer.Option("--option", help="Rule option key=value.")
+        list[str] | None, typer.Option("--option", help=_("Rule option key=value."))
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random play.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help=_("Seed of the random play."))] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
 ) -> None:
     """Random legal play at full speed: games and decision steps per second."""
     if engine not in ("reference", "fast"):
-        raise fail(f"--engine must be reference or fast, not {engine!r}")
+        raise fail(
+            _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
+        )
     if engine == "fast":
-        raise fail("the fast engine is not part of this build yet; use --engine reference")
+        raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
     result = run_bench(rules, players, seconds, parse_options(option), seed)
     if as_json:
         print(json.dumps(result))
     else:
         print(
-            f"{result['rules']}, {players} players, {result['engine']} engine: "
-            f"{result['games']} games, {result['steps']} steps in {result['seconds']:.2f} s "
-            f"= {result['games_per_s']:,.0f} games/s, {result['steps_per_s']:,.0f} steps/s"
+            _(
+                "{rules}, {players} players, {engine} engine: {games} games, {steps} steps"
+                " in {seconds} s = {games_per_s} games/s, {steps_per_s} steps/s"
+            ).format(
+                rules=result["rules"],
+                players=players,
+                engine=result["engine"],
+                games=result["games"],
+                steps=result["steps"],
+                seconds=f"{result['seconds']:.2f}",
+                games_per_s=f"{result['games_per_s']:,.0f}",
+                steps_per_s=f"{result['steps_per_s']:,.0f}",
+            )
         )

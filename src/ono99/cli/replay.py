@@ -9,10 +9,12 @@ from typing import Annotated
 
 import typer
 
+from ono99.cards import parse_action
 from ono99.cli import app, fail
-from ono99.errors import RecordError, RulesError
+from ono99.errors import IllegalAction, RecordError, RulesError
+from ono99.i18n import _
 from ono99.narrate import narrate
-from ono99.records import ParsedRecord, ReplayError, load_record, state_json
+from ono99.records import ParsedRecord, load_record, state_json
 
 
 def _read(path: str) -> str:
@@ -21,29 +23,45 @@ def _read(path: str) -> str:
             return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"no such file: {path}") from None
+        raise RecordError(_("no such file: {path}").format(path=path)) from None
     except IsADirectoryError:
-        raise RecordError(f"{path} is a directory, not a game record") from None
+        raise RecordError(_("{path} is a directory, not a game record").format(path=path)) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read {path}: {e}") from None
+        raise RecordError(_("cannot read {path}: {reason}").format(path=path, reason=e)) from None
 
 
-@app.command()
+def _is_move_code(move: object) -> bool:
+    try:
+        parse_action(move)  # type: ignore[arg-type]
+    except RecordError:
+        return False
+    return True
+
+
+@app.command(
+    help=_("Replay a game record; tell it move by move, or print the final state (--json).")
+)
 def replay(
-    file: Annotated[str, typer.Argument(help="Game record (JSON), or - for stdin.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+    file: Annotated[str, typer.Argument(help=_("Game record (JSON), or - for stdin."))],
+    as_json: Annotated[
+        bool, typer.Option("--json", help=_("Print the final state as JSON."))
+    ] = False,
     engine: Annotated[
-        str, typer.Option("--engine", help="reference (fast: not built yet).")
+        str, typer.Option("--engine", help=_("reference (fast: not built yet)."))
     ] = "reference",
-    lang: Annotated[str | None, typer.Option("--lang", help="Language of the narration.")] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help=_("Language of the narration."))
+    ] = None,
 ) -> None:
     """Replay a game record; tell it move by move, or print the final state (--json)."""
     from ono99.i18n import set_language
 
     if engine not in ("reference", "fast"):
-        raise fail(f"--engine must be reference or fast, not {engine!r}")
+        raise fail(
+            _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
+        )
     if engine == "fast":
-        raise fail("the fast engine is not part of this build yet; use --engine reference")
+        raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
     try:
         set_language(lang)
     except ValueError as e:
@@ -66,21 +84,25 @@ def replay(
                 print(line)
         printed = len(events)
 
-    from ono99.cards import parse_action
-    from ono99.errors import IllegalAction
-
     for i, move in enumerate(rec.moves):
         if not as_json:
             tell()
         try:
             game.apply(parse_action(move))
         except (IllegalAction, RecordError) as e:
-            err = ReplayError(f"move {i} ({move!r}): {e}", i)
+            index: int | None = i
+            message = _("move {index} ({move}): {reason}").format(
+                index=i, move=repr(move), reason=e
+            )
+            if isinstance(e, RecordError) and _is_move_code(move):
+                # a later deal of the record does not fit the seats still in the
+                # game: the record is bad (move null), not this move
+                index, message = None, str(e)
             if as_json:
-                print(json.dumps({"error": str(err), "move": i}))
+                print(json.dumps({"error": message, "move": index}))
             else:
                 tell()
-            raise fail(str(err), 1) from None
+            raise fail(message) from None
     if as_json:
         print(json.dumps(state_json(game)))
     else:

@@ -1,0 +1,82 @@
+"""Decision time of a bot level (default ``hard``) on this machine.
+
+Plays ``--games`` games per configuration with the measured bot in a rotating seat
+against heuristic players, times every decision it is asked for (draws excluded), and
+prints the distribution as JSON. Usage::
+
+    python3 benchmarks/decision_time.py --bot hard --games 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+from ono99 import Game
+from ono99.bots import make_bot
+from ono99.cards import DRAW
+
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("mattel2022", 2, {}),
+    ("mattel2022", 4, {}),
+    ("classic1980", 3, {}),
+]
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * (len(xs) - 1) + 0.5))] if xs else 0.0
+
+
+def summary(xs: list[float]) -> dict[str, float]:
+    return {
+        "decisions": len(xs),
+        "mean": round(statistics.fmean(xs), 3) if xs else 0.0,
+        **{f"p{int(q * 100)}": round(pct(xs, q), 3) for q in (0.1, 0.5, 0.75, 0.9, 0.99)},
+        "max": round(max(xs), 3) if xs else 0.0,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bot", default="hard")
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    out: dict[str, Any] = {"bot": args.bot, "configs": {}}
+    every: list[float] = []
+    every_choice: list[float] = []
+    for rules, n, options in CONFIGS:
+        times: list[float] = []
+        choice: list[float] = []  # decisions with two or more legal actions
+        for i in range(args.games):
+            g = Game(rules, n, options=options, seed=f"dt:{args.seed}:{i}", events=False)
+            me = i % n
+            bots = [make_bot(args.bot if s == me else "heuristic", 1000 * i + s) for s in range(n)]
+            while not g.is_over:
+                pending = g.pending_draw
+                seat = pending if pending is not None and pending != g.to_move else g.to_move
+                assert seat is not None
+                view = g.view(seat)
+                t0 = time.perf_counter()
+                a = bots[seat].act(view)
+                dt = (time.perf_counter() - t0) * 1000
+                if seat == me and a != DRAW:
+                    times.append(dt)
+                    if len(view.legal) > 1:
+                        choice.append(dt)
+                g.apply(a)
+        label = f"{rules}/{n}p"
+        out["configs"][label] = {"all": summary(times), "with_a_choice": summary(choice)}
+        every += times
+        every_choice += choice
+    out["all"] = summary(every)
+    out["with_a_choice"] = summary(every_choice)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Where the games run: in this process, in a multiprocessing pool, or on Ray.
+
+Every backend maps :func:`~ono99.arena.tournament.play_games` over chunks of game
+indices; results are re-sorted by game index, so wins and games are identical
+whatever the backend and the number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ono99.arena.tournament import ArenaSpec, GameResult, play_games
+
+__all__ = ["BACKENDS", "RayMissing", "chunks", "default_workers", "run_games"]
+
+BACKENDS = ("local", "ray")
+
+#: called with the number of games finished so far
+Progress = Callable[[int], None]
+
+
+class RayMissing(ImportError):
+    """The ``ray`` backend was asked for but Ray is not installed."""
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunks(games: int, workers: int) -> list[range]:
+    """Split ``range(games)`` into contiguous chunks (several per worker, for balance).
+
+    >>> chunks(10, 2)
+    [range(0, 2), range(2, 4), range(4, 6), range(6, 8), range(8, 10)]
+    """
+    size = max(1, min(50, games // (workers * 4) or 1))
+    return [range(i, min(i + size, games)) for i in range(0, games, size)]
+
+
+def _play_chunk(args: tuple[ArenaSpec, range]) -> list[GameResult]:
+    spec, idx = args
+    return play_games(spec, idx)
+
+
+def _local(spec: ArenaSpec, workers: int, progress: Progress | None) -> Iterator[GameResult]:
+    parts = chunks(spec.games, workers)
+    done = 0
+    if workers <= 1:
+        for part in parts:
+            res = play_games(spec, part)
+            done += len(res)
+            if progress:
+                progress(done)
+            yield from res
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
+    with ctx.Pool(workers) as pool:
+        for res in pool.imap_unordered(_play_chunk, [(spec, p) for p in parts]):
+            done += len(res)
+            if progress:
+                progress(done)
+            yield from res
+
+
+def _ray(spec: ArenaSpec, workers: int | None, progress: Progress | None) -> Iterator[GameResult]:
+    try:
+        import ray
+    except ImportError:
+        raise RayMissing("pip install 'ono99[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {
+            "include_dashboard": False,
+            "logging_level": "ERROR",
+            "log_to_driver": False,
+        }
+        if workers:
+            kwargs["num_cpus"] = workers
+        ray.init(**kwargs)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(play_games)
+        parts = chunks(spec.games, workers or default_workers())
+        pending = [remote.remote(spec, p) for p in parts]
+        done = 0
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                res: list[GameResult] = ray.get(ref)
+                done += len(res)
+                if progress:
+                    progress(done)
+                yield from res
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_games(
+    spec: ArenaSpec,
+    backend: str = "local",
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> list[GameResult]:
+    """Play every game of ``spec`` on ``backend``; results in game order."""
+    if backend == "local":
+        results = list(_local(spec, workers or default_workers(), progress))
+    elif backend == "ray":
+        results = list(_ray(spec, workers, progress))
+    else:
+        raise ValueError(f"--backend must be local or ray, not {backend!r}")
+    results.sort(key=lambda r: r.index)
+    return results

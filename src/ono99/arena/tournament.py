@@ -1,0 +1,284 @@
+"""Tournament logic: line-ups, seat rotation, seeds, one game, and the tally.
+
+Determinism: game ``i`` is played with the game seed ``"arena:K:i"`` and the bot in
+seat ``s`` is made with a seed derived from (K, i, s) only, so a game's result does
+not depend on which worker plays it or in what order (backends just map
+:func:`play_games` over chunks of game indices and the results are sorted).
+
+Bots in a game see only views: :func:`play_game` passes ``game.view(seat)`` to
+``bot.act`` and never the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ono99.bots import make_bot
+from ono99.cards import DRAW
+from ono99.errors import IllegalAction
+from ono99.game import Game
+from ono99.rules import make_rules
+
+__all__ = [
+    "ArenaSpec",
+    "GameResult",
+    "entry_names",
+    "make_spec",
+    "play_game",
+    "play_games",
+    "tally",
+    "wilson",
+    "bot_seed",
+]
+
+
+@dataclass(frozen=True)
+class ArenaSpec:
+    """What to play. ``bots`` are the names as given; ``names`` the entries' display
+    names (a name given twice becomes ``name#2``); ``lineup`` the entry index of each
+    seat before rotation (seats filled cyclically when players > bots)."""
+
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
+    players: int
+    rules: str
+    options: Mapping[str, Any] = field(hash=False)
+    games: int
+    seed: int
+
+    @property
+    def lineup(self) -> tuple[int, ...]:
+        return tuple(i % len(self.bots) for i in range(self.players))
+
+    def seating(self, game: int) -> tuple[int, ...]:
+        """Entry index in each seat of game ``game``: the line-up rotated by ``game``
+        places, so over every ``players`` games each entry sits in each seat equally."""
+        n = self.players
+        lineup = self.lineup
+        r = game % n
+        return tuple(lineup[(s - r) % n] for s in range(n))
+
+
+def entry_names(bots: Sequence[str]) -> tuple[str, ...]:
+    """Display names: the second ``heuristic`` is ``heuristic#2``, the third ``#3``.
+
+    >>> entry_names(["heuristic", "random", "heuristic"])
+    ('heuristic', 'random', 'heuristic#2')
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for b in bots:
+        seen[b] = seen.get(b, 0) + 1
+        out.append(b if seen[b] == 1 else f"{b}#{seen[b]}")
+    return tuple(out)
+
+
+def make_spec(
+    bots: Sequence[str],
+    players: int | None = None,
+    rules: str = "mattel2022",
+    options: Mapping[str, Any] | None = None,
+    games: int = 100,
+    seed: int = 0,
+) -> ArenaSpec:
+    """Validate a tournament (raises :class:`ValueError` with a one-line reason).
+
+    ``games`` is rounded up to a multiple of ``players`` so that seats rotate evenly."""
+    bots = [b.strip() for b in bots]
+    if not bots or any(not b for b in bots):
+        raise ValueError("--bots needs a comma-separated list of bot names")
+    for b in bots:
+        make_bot(b, 0)  # unknown names fail here
+    n = len(bots) if players is None else players
+    if n < len(bots):
+        raise ValueError(f"{len(bots)} bots need at least {len(bots)} players, not {n}")
+    r = make_rules(rules, options)
+    if not r.min_players <= n <= r.max_players:
+        raise ValueError(f"{rules} is for {r.min_players} to {r.max_players} players, not {n}")
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    games = math.ceil(games / n) * n
+    return ArenaSpec(
+        bots=tuple(bots),
+        names=entry_names(bots),
+        players=n,
+        rules=rules,
+        options=dict(r.options),
+        games=games,
+        seed=seed,
+    )
+
+
+def bot_seed(seed: int, game: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of game ``game`` (from these three only)."""
+    h = hashlib.blake2b(f"arena-bot:{seed}:{game}:{seat}".encode(), digest_size=8)
+    return int.from_bytes(h.digest(), "big") >> 1
+
+
+@dataclass
+class GameResult:
+    index: int
+    #: entry index per seat
+    seating: tuple[int, ...]
+    #: winning seats (several for a shared win)
+    winners: tuple[int, ...]
+    #: finishing place per seat, 1 = winner (openskill ranks)
+    places: tuple[int, ...]
+    decisions: int
+    #: decision times in ms, per entry
+    times: dict[int, list[float]]
+
+
+def _places(g: Game) -> tuple[int, ...]:
+    """Winner(s) 1st; players still in the game next (fewer points first in points
+    mode); eliminated players after them, the last one out best."""
+    n = g.n
+    w = g.winner
+    winners = set(w if isinstance(w, list) else [w])
+    key: dict[int, tuple[int, int]] = {}
+    out = g.out
+    for s in range(n):
+        if s in winners:
+            key[s] = (0, 0)
+        elif s in out:
+            key[s] = (2, -out.index(s))
+        else:
+            key[s] = (1, g.scores[s] if g.scores is not None else 0)
+    order = sorted(set(key.values()))
+    return tuple(order.index(key[s]) + 1 for s in range(n))
+
+
+def play_game(spec: ArenaSpec, index: int, timed: bool = True) -> GameResult:
+    """Play game ``index`` of the tournament; each bot sees only its own view."""
+    seating = spec.seating(index)
+    g = Game(
+        make_rules(spec.rules, spec.options),
+        [spec.names[e] for e in seating],
+        seed=f"arena:{spec.seed}:{index}",
+        events=False,
+    )
+    bots = [make_bot(spec.bots[e], bot_seed(spec.seed, index, s)) for s, e in enumerate(seating)]
+    times: dict[int, list[float]] = {e: [] for e in set(seating)}
+    clock = time.perf_counter
+    decisions = 0
+    while not g.is_over:
+        pending = g.pending_draw
+        seat = pending if pending is not None and pending != g.to_move else g.to_move
+        assert seat is not None
+        view = g.view(seat)
+        t0 = clock()
+        action = bots[seat].act(view)
+        dt = (clock() - t0) * 1000.0
+        if action not in view.legal:
+            raise IllegalAction(
+                f"bot {spec.names[seating[seat]]} chose {action!r}, not one of {view.legal}"
+            )
+        if action != DRAW and timed:
+            times[seating[seat]].append(dt)
+        g.apply(action)
+        decisions += 1
+    w = g.winner
+    winners = tuple(w) if isinstance(w, list) else (w,) if w is not None else ()
+    return GameResult(index, seating, winners, _places(g), decisions, times)
+
+
+def play_games(spec: ArenaSpec, indices: Iterable[int]) -> list[GameResult]:
+    """Play the given games in order (what a worker does with its chunk)."""
+    return [play_game(spec, i) for i in indices]
+
+
+def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval of a win rate (95 % by default).
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+def _percentile(sorted_xs: list[float], q: float) -> float:
+    if not sorted_xs:
+        return 0.0
+    k = (len(sorted_xs) - 1) * q
+    lo = math.floor(k)
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (k - lo)
+
+
+def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
+    """The tournament's JSON result (CONTRACTS.md ``ono99 arena --json``) from the games'
+    results, in game order: per bot games, wins (a shared win counts 1/k), win rate,
+    Wilson 95 % interval and decision time percentiles; seat counts; openskill ratings."""
+    from openskill.models import PlackettLuce
+
+    results = sorted(results, key=lambda r: r.index)
+    k = len(spec.names)
+    games = [0] * k
+    wins = [0.0] * k
+    seats = [[0] * spec.players for _ in range(k)]
+    times: list[list[float]] = [[] for _ in range(k)]
+    model = PlackettLuce()
+    ratings = [model.rating(name=name) for name in spec.names]
+    decisions = 0
+    for r in results:
+        decisions += r.decisions
+        present = sorted(set(r.seating))
+        for e in present:
+            games[e] += 1
+        for s, e in enumerate(r.seating):
+            seats[e][s] += 1
+        for s in r.winners:
+            wins[r.seating[s]] += 1.0 / len(r.winners)
+        for e, ts in r.times.items():
+            times[e].extend(ts)
+        # an entry holding several seats is ranked by its best seat
+        best = {e: min(p for s, p in enumerate(r.places) if r.seating[s] == e) for e in present}
+        new = model.rate([[ratings[e]] for e in present], ranks=[float(best[e]) for e in present])
+        for e, team in zip(present, new, strict=True):
+            ratings[e] = team[0]
+    bots: dict[str, Any] = {}
+    for e, name in enumerate(spec.names):
+        n = games[e]
+        lo, hi = wilson(wins[e], n)
+        ts = sorted(times[e])
+        bots[name] = {
+            "bot": spec.bots[e],
+            "games": n,
+            "wins": round(wins[e], 6),
+            "win_rate": round(wins[e] / n, 6) if n else 0.0,
+            "ci95": [round(lo, 6), round(hi, 6)],
+            "decision_ms": {
+                "p50": round(_percentile(ts, 0.5), 4),
+                "p99": round(_percentile(ts, 0.99), 4),
+                "decisions": len(ts),
+            },
+            "seats": seats[e],
+            "rating": {
+                "mu": round(ratings[e].mu, 4),
+                "sigma": round(ratings[e].sigma, 4),
+                "ordinal": round(ratings[e].ordinal(), 4),
+            },
+        }
+    return {
+        "bots": bots,
+        "rules": spec.rules,
+        "options": dict(spec.options),
+        "players": spec.players,
+        "games": len(results),
+        "seed": spec.seed,
+        "decisions": decisions,
+    }

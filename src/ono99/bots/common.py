@@ -1,0 +1,130 @@
+"""What a bot can work out from public rules and its own view: which cards are safe,
+what a card does to the total, who moves next, card counting (RULES.md R-LIM, R-P2).
+
+These helpers read only a :class:`~ono99.view.PlayerView` and the :class:`Rules`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ono99.cards import Card
+from ono99.determinize import sample_world, unseen_cards
+from ono99.game import CARD_POINTS, Game
+from ono99.rules import Rules
+from ono99.view import PlayerView
+
+__all__ = [
+    "CARD_POINTS",
+    "M10",
+    "REV",
+    "P2",
+    "HOLD",
+    "C99",
+    "is_safe",
+    "new_total",
+    "pool_counts",
+    "next_seat",
+    "is_escape",
+    "HAND_BIAS",
+    "weighted_hand",
+    "believed_world",
+]
+
+M10 = int(Card.MINUS10)
+REV = int(Card.REVERSE)
+P2 = int(Card.PLAY2)
+HOLD = int(Card.HOLD)
+C99 = int(Card.NINETY_NINE)
+
+
+def is_safe(rules: Rules, card: int, total: int, first_of_two: bool, played_99: bool) -> bool:
+    """R-LIM-1, R-99, R-P2-3: may ``card`` be played as a safe card at ``total``?"""
+    if card <= 10:
+        return total + card < rules.limit
+    if card == C99:
+        return rules.ninety_nine_sets or (
+            rules.zero_ending_99 and not played_99 and total % 10 == 0
+        )
+    if card == P2:
+        return rules.play2_first_ok or not first_of_two
+    return True  # -10, Reverse, Hold
+
+
+def is_escape(rules: Rules, card: int) -> bool:
+    """A card that is safe whatever the total: -10, R, P2, H, 0 (and the gamerules 99)."""
+    return card == 0 or card in (M10, REV, P2, HOLD) or (card == C99 and rules.ninety_nine_sets)
+
+
+def new_total(rules: Rules, card: int, total: int) -> int:
+    """The total after ``card`` (R-M10-1, R-99-2)."""
+    if card <= 10:
+        return total + card
+    if card == M10:
+        t = total - 10
+        return 0 if (t < 0 and rules.floor_zero) else t
+    if card == C99 and rules.ninety_nine_sets:
+        return 99
+    return total
+
+
+def pool_counts(view: PlayerView) -> list[int]:
+    """Copies of each card (0..15) the viewer has not seen: the deck minus its own
+    hand, the discard pile and laid-down hands (card counting)."""
+    counts = [0] * 16
+    for c in unseen_cards(view):
+        counts[c] += 1
+    return counts
+
+
+def next_seat(active: tuple[bool, ...] | list[bool], seat: int, direction: int) -> int:
+    """The next seat still taking turns after ``seat`` (R-TURN-4)."""
+    n = len(active)
+    i = (seat + direction) % n
+    while not active[i] and i != seat:
+        i = (i + direction) % n
+    return i
+
+
+#: Belief about opponents' hands (measured: in games between sensible players, a hand
+#: that has been played from holds the escape cards and dead 99s it kept, and fewer of
+#: the high numbers it dumped). Relative odds of each card being in an opponent's hand
+#: rather than in the draw pile; index = card int.
+HAND_BIAS: tuple[float, ...] = (
+    0.8, 0.7, 0.66, 0.62, 0.58, 0.54, 0.5, 0.46, 0.43, 0.41, 0.38,  # 0..10
+    1.7, 1.4, 1.4, 1.4, 2.6,  # -10, R, P2, H, 99
+)  # fmt: skip
+
+
+def weighted_hand(pool: list[int], k: int, rng: random.Random) -> list[int]:
+    """Draw ``k`` cards from ``pool`` (removed from it) with :data:`HAND_BIAS` odds
+    (Efraimidis–Spirakis weighted sampling without replacement)."""
+    if k <= 0:
+        return []
+    if k >= len(pool):
+        out = pool[:]
+        pool.clear()
+        return out
+    rnd = rng.random
+    keyed = sorted(((rnd() ** (1.0 / HAND_BIAS[c]), i) for i, c in enumerate(pool)), reverse=True)
+    take = sorted((i for _, i in keyed[:k]), reverse=True)
+    out = [pool[i] for i in take]
+    for i in take:
+        del pool[i]
+    return out
+
+
+def believed_world(view: PlayerView, rng: random.Random) -> Game:
+    """:func:`~ono99.determinize.sample_world`, with the other players' hidden hands
+    re-dealt from the unseen cards with :data:`HAND_BIAS` odds (a belief, not a leak:
+    only the view is read)."""
+    g = sample_world(view, rng)
+    seats = [s for s in range(g.n) if s != view.seat and not view.laid_down[s] and g.hands[s]]
+    pool = list(g.draw_pile)
+    for s in seats:
+        pool.extend(g.hands[s])
+    rng.shuffle(pool)
+    for s in seats:
+        g.hands[s] = weighted_hand(pool, len(g.hands[s]), rng)
+    g.draw_pile = pool
+    return g

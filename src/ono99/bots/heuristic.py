@@ -1,0 +1,234 @@
+"""A strong hand-crafted player that reads only its own view.
+
+Each legal card is scored by a one-turn look-ahead:
+
+- **pressure**: the chance that the player who moves next has no way out at the new
+  total, from card counting: the unseen cards are the deck minus the bot's hand, the
+  discard pile and laid-down hands (R-SET-1); the next player's hand is a random
+  draw of their (public) hand size from them. A Play 2 is scored by sampling that
+  player's hand and checking whether they can answer it or make two safe plays
+  (R-P2-1, R-P2-3), so Play 2 is aimed at players likely to bust; a Reverse changes
+  who that player is (R-REV-1).
+- **own safety**: whether the bot's remaining hand (plus the card it will draw) still
+  holds a safe card when its turn comes round again (R-LIM-2), and how many escape
+  cards (-10, Reverse, Play 2, Hold, 0) it keeps for when the total is high.
+- a small preference for dumping high number cards while the total is low, and in
+  points mode (R-END-3) for keeping the hand's score low.
+
+Fixed choices: draw at once (R-DRAW-1), discard four 99s when possible (R-99-3), and in
+a points-mode bust throw the card worth most points, which minimises the hand's score
+(R-END-3). ONO 99 cards are played under ``zero_ending_99`` (R-99-5) as escape cards
+whenever the total ends in 0 and that is the best choice, since a 99 left in hand is dead.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ono99.bots.base import Bot, register
+from ono99.bots.common import (
+    C99,
+    CARD_POINTS,
+    HAND_BIAS,
+    P2,
+    REV,
+    is_escape,
+    is_safe,
+    new_total,
+    next_seat,
+    pool_counts,
+    weighted_hand,
+)
+from ono99.cards import DRAW, FOUR_99
+from ono99.rules import Rules
+from ono99.view import PlayerView
+
+__all__ = ["HeuristicBot"]
+
+W_PRESSURE = 1.0
+W_SAFETY = 1.0
+W_ESCAPE = 0.05
+W_SAFE_CARDS = 0.02
+W_DUMP = 0.002
+W_POINTS = 0.002
+W_OWE = 0.0
+#: model opponents' hands with HAND_BIAS (else uniformly from the unseen cards)
+BELIEF = True
+#: how much the total rises, per other player, before the bot moves again (estimate)
+DRIFT = 5
+
+
+def _p_none(n_pool: int, n_good: int, k: int) -> float:
+    """Hypergeometric: chance that ``k`` cards drawn from ``n_pool`` miss all ``n_good``."""
+    if k <= 0:
+        return 1.0
+    p = 1.0
+    bad = n_pool - n_good
+    for i in range(k):
+        if bad - i <= 0:
+            return 0.0
+        p *= (bad - i) / (n_pool - i)
+    return p
+
+
+class _Ctx:
+    __slots__ = ("rules", "view", "pool", "pool_list", "n_pool", "rng", "samples")
+
+    def __init__(self, view: PlayerView, rng: random.Random, samples: int) -> None:
+        self.rules = view.rules
+        self.view = view
+        self.pool = pool_counts(view)
+        self.pool_list = [c for c, k in enumerate(self.pool) for _ in range(k)]
+        self.n_pool = len(self.pool_list)
+        self.rng = rng
+        self.samples = samples
+
+    def p_unsafe_weighted(self, total: int) -> float:
+        """Chance that one card of an opponent's hand is not safe at ``total``, with the
+        belief that hands hold more escape cards than the draw pile (HAND_BIAS)."""
+        r = self.rules
+        good = bad = 0.0
+        for c, k in enumerate(self.pool):
+            if k:
+                w = k * HAND_BIAS[c]
+                if is_safe(r, c, total, False, False):
+                    good += w
+                else:
+                    bad += w
+        return bad / (good + bad) if good + bad else 1.0
+
+    def n_safe(self, total: int, first_of_two: bool, played_99: bool) -> int:
+        r = self.rules
+        return sum(
+            k
+            for c, k in enumerate(self.pool)
+            if k and is_safe(r, c, total, first_of_two, played_99)
+        )
+
+
+def _survives_two(r: Rules, hand: list[int], drawn: int, total: int) -> bool:
+    """Can a player owing two (R-P2-1) holding ``hand`` (and drawing ``drawn`` after the
+    first play) avoid a bust?"""
+    for c in hand:
+        if c in r.answers:
+            return True  # R-P2-3
+    for i, c1 in enumerate(hand):
+        if not is_safe(r, c1, total, True, False):
+            continue
+        t1 = new_total(r, c1, total)
+        rest = hand[:i] + hand[i + 1 :] + [drawn]
+        played = c1 == C99
+        if any(is_safe(r, c2, t1, False, played) for c2 in rest):
+            return True
+    return False
+
+
+def _p_bust(ctx: _Ctx, total: int, owes_two: bool, k: int) -> float:
+    """Chance that a player with ``k`` unseen cards cannot get through their turn."""
+    if ctx.n_pool == 0 or k <= 0:
+        return 0.0
+    r = ctx.rules
+    if not owes_two:
+        if BELIEF:
+            return ctx.p_unsafe_weighted(total) ** k
+        return _p_none(ctx.n_pool, ctx.n_safe(total, False, False), k)
+    k = min(k, ctx.n_pool - 1)
+    if k <= 0:
+        return 0.0
+    busts = 0
+    sample = ctx.rng.sample
+    for _ in range(ctx.samples):
+        if BELIEF:
+            rest = ctx.pool_list[:]
+            hand = weighted_hand(rest, k, ctx.rng)
+            drawn = rest[ctx.rng.randrange(len(rest))]
+        else:
+            cards = sample(ctx.pool_list, k + 1)
+            hand, drawn = cards[:k], cards[k]
+        if not _survives_two(r, hand, drawn, total):
+            busts += 1
+    return busts / ctx.samples
+
+
+def _safety(ctx: _Ctx, hand: list[int], total: int, others: int) -> float:
+    """How well ``hand`` (plus one unseen draw) copes when the bot moves next."""
+    r = ctx.rules
+    t_next = total + DRIFT * others
+    cap = r.limit - 3
+    if t_next > cap:
+        t_next = max(cap, total)
+    safe_known = sum(1 for c in hand if c != C99 and is_safe(r, c, t_next, False, True))
+    if r.ninety_nine_sets:
+        safe_known += hand.count(C99)
+    escapes = sum(1 for c in hand if is_escape(r, c))
+    if safe_known:
+        surv = 1.0
+    elif ctx.n_pool:
+        surv = ctx.n_safe(t_next, False, True) / ctx.n_pool
+    else:
+        surv = 0.0
+    return W_SAFETY * surv + W_ESCAPE * min(escapes, 3) + W_SAFE_CARDS * min(safe_known, 3)
+
+
+def _score(
+    ctx: _Ctx, card: int, hand: list[int], total: int, first_of_two: bool, played_99: bool
+) -> float:
+    view = ctx.view
+    r = ctx.rules
+    me = view.seat
+    rest = list(hand)
+    rest.remove(card)
+    t1 = new_total(r, card, total)
+    n_active = sum(view.active)
+    played = played_99 or card == C99
+    extra = W_DUMP * card if card <= 10 else 0.0
+    if r.mode == "points":
+        extra -= W_POINTS * sum(CARD_POINTS[c] for c in rest)
+    if first_of_two and card not in r.answers:
+        # the second of two plays (R-P2-1) comes after a draw
+        seconds = {c for c in rest if is_safe(r, c, t1, False, played)}
+        if seconds:
+            return extra + max(_score(ctx, c, rest, t1, False, played) for c in seconds)
+        p_draw = ctx.n_safe(t1, False, played) / ctx.n_pool if ctx.n_pool else 0.0
+        return extra + p_draw * 0.5 - (1.0 - p_draw)
+    owes = card == P2 or (first_of_two and card in r.answers)
+    direction = view.direction
+    if card == REV and n_active > 2:
+        direction = -direction  # R-REV-1 (R-REV-2: a Hold with two players)
+    nxt = next_seat(view.active, me, direction)
+    pressure = _p_bust(ctx, t1, owes, view.hand_sizes[nxt]) if nxt != me else 0.0
+    if owes and nxt != me:
+        # two plays push the next player towards the limit and spend their escapes
+        extra += W_OWE * max(0, t1) / r.limit
+    return extra + W_PRESSURE * pressure + _safety(ctx, rest, t1, n_active - 1)
+
+
+@register("heuristic")
+class HeuristicBot(Bot):
+    """Hand-crafted player: card counting, escape cards kept, Play 2 aimed (module doc)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, samples: int = 24) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    def act(self, view: PlayerView) -> int:
+        legal = view.legal
+        if DRAW in legal:
+            return DRAW  # R-DRAW-1
+        if len(legal) == 1:
+            return legal[0]
+        if view.bust_mode:
+            return max(legal, key=lambda c: (CARD_POINTS[c], c))  # R-END-3
+        if FOUR_99 in legal:
+            return FOUR_99  # R-99-3
+        ctx = _Ctx(view, self.rng, self.samples)
+        hand = list(view.hand)
+        first = view.plays_left == 2
+        best, best_score = legal[0], float("-inf")
+        for a in legal:
+            s = _score(ctx, a, hand, view.total, first, view.played_99)
+            if s > best_score:
+                best, best_score = a, s
+        return best

@@ -1,0 +1,294 @@
+"""Information-Set Monte Carlo Tree Search (single-observer ISMCTS, Cowling et al. 2012),
+anchored on the heuristic player.
+
+Every iteration samples one world consistent with the bot's view: the unseen cards —
+deck minus own hand, discard pile and laid-down cards — dealt into the other hands
+(whose sizes are public) and the draw pile, by :func:`ono99.determinize.sample_world`
+re-dealt with a belief that opponents' hands are richer in escape cards and 99s than
+the draw pile (:func:`ono99.bots.common.believed_world`, measured in play). In that
+world *every* root action is tried (paired samples: the same world and the same
+rollout random numbers for each), and below each root action an information-set tree
+whose edges are (seat, action) pairs is descended with UCB1 over the actions available
+in that world (availability counts), one edge is expanded and the round is finished
+with a fast greedy rollout policy (:func:`rollout_choice`).
+
+What ONO 99 taught us (docs/strength.md): action values differ by a few per cent
+while a rollout's outcome is a coin toss, so an unanchored search mostly plays noise
+and loses to a greedy player. This bot therefore plays the heuristic's choice unless
+another action beats it by ``z`` standard errors of the paired difference, and does not
+search at all far from the limit (room above ``critical_room``), where choices hardly
+matter.
+
+The search horizon is the current round: in ``mattel2022`` (elimination) that is the
+whole game; with tokens (R-END-2) the round's loser scores 0 and the others 1; in
+points mode (R-END-3) each player scores ``1 - points gained / 60``. A game that ends
+gives 1 to the winner (shared wins split it). Each edge keeps the reward of the seat
+that acted (max^n for several players).
+
+The budget is a fixed number of iterations (worlds), so a seeded bot plays the same
+moves on any machine (the arena relies on it). The bot sees only its
+:class:`~ono99.view.PlayerView`, never the game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ono99.bots.base import Bot, register, register_param
+from ono99.bots.common import C99, CARD_POINTS, HOLD, M10, P2, REV, believed_world
+from ono99.bots.heuristic import HeuristicBot
+from ono99.cards import DRAW, FOUR_99
+from ono99.determinize import sample_world
+from ono99.game import Game
+from ono99.view import PlayerView
+
+__all__ = ["ISMCTSBot", "DEFAULT_ITERATIONS", "rollout_choice"]
+
+#: iterations per decision of plain ``ismcts`` (the ``hard`` level's budget)
+DEFAULT_ITERATIONS = 100
+#: rollouts longer than this are cut off and scored as a draw among the players left
+MAX_ROLLOUT = 600
+_SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
+
+
+def rollout_choice(g: Game, rng: random.Random, epsilon: float) -> int:
+    """The rollout policy: greedy play (dump the highest safe number card, keep the
+    escape cards) with a Play 2 thrown when the total is high, and ``epsilon``
+    random moves. Reads only the mover's hand and the public total of the world."""
+    legal = g._legal
+    if len(legal) == 1:
+        return legal[0]
+    if g._bust_mode:
+        return max(legal, key=lambda c: CARD_POINTS[c])  # R-END-3
+    if legal[-1] == FOUR_99:
+        return FOUR_99
+    if epsilon and rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    room = g.rules.limit - g.total
+    if room <= 12 and P2 in legal and g.plays_left == 1:
+        return P2
+    best = -1
+    for c in legal:
+        if c <= 10:
+            best = c
+    if best >= 0:
+        return best
+    return min(legal, key=lambda c: _SPECIAL_ORDER.get(c, 9))
+
+
+class _Edge:
+    """An edge (seat, action) of the information-set tree."""
+
+    __slots__ = ("n", "w", "avail", "children")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+        self.children: dict[int, _Edge] = {}
+
+
+class ISMCTSBot(Bot):
+    """ISMCTS with ``iterations`` sampled worlds per decision (module doc)."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = DEFAULT_ITERATIONS,
+        c: float = 0.7,
+        epsilon: float = 0.1,
+        rollout: str = "greedy",
+        z: float = 1.0,
+        belief: bool = True,
+        critical_room: int = 40,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"ismcts needs at least 1 iteration, not {iterations}")
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"unknown rollout policy {rollout!r} (greedy or random)")
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.c = c
+        self.epsilon = 1.0 if rollout == "random" else epsilon
+        self.z = z
+        self.belief = belief
+        self.critical_room = critical_room
+        self.prior = HeuristicBot(seed ^ 0x5EED)
+
+    def act(self, view: PlayerView) -> int:
+        legal = view.legal
+        if DRAW in legal:
+            return DRAW  # R-DRAW-1: bots draw at once
+        if len(legal) == 1:
+            return legal[0]
+        if view.bust_mode:
+            return max(legal, key=lambda c: (CARD_POINTS[c], c))  # R-END-3
+        if FOUR_99 in legal:
+            return FOUR_99  # R-99-3
+        prior = self.prior.act(view)
+        room = view.rules.limit - view.total
+        if room > self.critical_room and view.owes_two is None:
+            return prior  # far from the limit the search has nothing to find
+        return self.search(view, prior)
+
+    def search(self, view: PlayerView, prior: int) -> int:
+        """Evaluate every root action on the same sampled worlds (paired samples);
+        below the root, one ISMCTS tree per root action. Returns the heuristic's
+        ``prior`` unless another action beats it by ``z`` standard errors."""
+        rng = self.rng
+        legal = view.legal
+        k = len(legal)
+        roots = [_Edge() for _ in legal]
+        totals = [0.0] * k
+        diffs_sum = [0.0] * k
+        diffs_sq = [0.0] * k
+        pi = legal.index(prior)
+        world_of = believed_world if self.belief else sample_world
+        for _ in range(self.iterations):
+            world = world_of(view, rng)
+            seed = rng.getrandbits(64)
+            vals = [
+                self._iterate(world.copy(), a, roots[i], random.Random(seed), view.seat)
+                for i, a in enumerate(legal)
+            ]
+            base = vals[pi]
+            for i, v in enumerate(vals):
+                totals[i] += v
+                d = v - base
+                diffs_sum[i] += d
+                diffs_sq[i] += d * d
+        n = self.iterations
+        best, best_score = prior, 0.0
+        for i, a in enumerate(legal):
+            if i == pi:
+                continue
+            mean = diffs_sum[i] / n
+            var = max(0.0, diffs_sq[i] / n - mean * mean)
+            se = math.sqrt(var / n) if n > 1 else 1.0
+            score = mean - self.z * se
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _iterate(self, g: Game, action: int, root: _Edge, rng: random.Random, me: int) -> float:
+        """Play ``action`` in world ``g``, descend ``root``'s tree with UCB1, expand one
+        edge, roll out to the end of the round; back up; return ``me``'s reward."""
+        start_round = g.round
+        elimination = g.rules.mode == "elimination"
+        tokens0 = None if g.tokens is None else g.tokens[:]
+        scores0 = None if g.scores is None else g.scores[:]
+        alive0 = g.alive[:]
+        apply = g.apply
+        apply(action)
+        path: list[tuple[_Edge, int]] = [(root, me)]
+        node = root.children
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        while True:
+            if g._to_move < 0 or g.round != start_round:
+                break
+            if elimination and not g.alive[me]:
+                break
+            if g._pending >= 0:
+                apply(DRAW)
+                continue
+            legal = g._legal
+            p = g._to_move
+            if len(legal) == 1:
+                apply(legal[0])  # a forced move needs no node
+                continue
+            base = p * 32
+            best_edge: _Edge | None = None
+            best_a = -1
+            best_val = -1.0
+            untried = -1
+            for a in legal:
+                edge = node.get(base + a)
+                if edge is None:
+                    if untried < 0:
+                        untried = a
+                    continue
+                edge.avail += 1
+                val = edge.w / edge.n + c * sqrt(log(edge.avail) / edge.n)
+                if val > best_val:
+                    best_val, best_a, best_edge = val, a, edge
+            if untried >= 0:
+                pick = rollout_choice(g, rng, 0.0)
+                if (base + pick) in node:
+                    pick = untried
+                new = _Edge()
+                node[base + pick] = new
+                apply(pick)
+                path.append((new, p))
+                break
+            assert best_edge is not None
+            apply(best_a)
+            path.append((best_edge, p))
+            node = best_edge.children
+        eps = self.epsilon
+        steps = 0
+        while g._to_move >= 0 and g.round == start_round and steps < MAX_ROLLOUT:
+            if elimination and not g.alive[me]:
+                break
+            if g._pending >= 0:
+                apply(DRAW)
+                continue
+            apply(rollout_choice(g, rng, eps))
+            steps += 1
+        reward = _rewards(g, alive0, tokens0, scores0)
+        for edge, p in path:
+            edge.n += 1
+            edge.w += reward[p]
+        return reward[me]
+
+
+def _rewards(
+    g: Game,
+    alive0: list[bool],
+    tokens0: list[int] | None,
+    scores0: list[int] | None,
+) -> list[float]:
+    n = g.n
+    w = g._winner
+    if w is not None:
+        r = [0.0] * n
+        if isinstance(w, list):
+            for s in w:
+                r[s] = 1.0 / len(w)
+        else:
+            r[w] = 1.0
+        return r
+    if tokens0 is not None and g.tokens is not None:
+        r = [1.0 if alive0[s] else 0.0 for s in range(n)]
+        for s in range(n):
+            if alive0[s] and (g.tokens[s] < tokens0[s] or not g.alive[s]):
+                r[s] = 0.0  # lost the round (R-END-2)
+        return r
+    if scores0 is not None and g.scores is not None and g.scores != scores0:
+        return [max(0.0, 1.0 - (g.scores[s] - scores0[s]) / 60.0) for s in range(n)]
+    # cut off (eliminated searcher, or a very long rollout): share among those left
+    left = [s for s in range(n) if g.alive[s]]
+    r = [0.0] * n
+    for s in left:
+        r[s] = 1.0 / len(left)
+    return r
+
+
+@register("ismcts")
+def _make_ismcts(seed: int) -> Bot:
+    return ISMCTSBot(seed)
+
+
+@register_param("ismcts")
+def _make_ismcts_n(seed: int, arg: str) -> Bot:
+    try:
+        iterations = int(arg)
+    except ValueError:
+        raise ValueError(f"ismcts:N needs a whole number of iterations, not {arg!r}") from None
+    if iterations < 1:
+        raise ValueError(f"ismcts:N needs at least 1 iteration, not {iterations}")
+    return ISMCTSBot(seed, iterations=iterations)

@@ -1,0 +1,53 @@
+"""Difficulty levels for people: names that :func:`~ono99.bots.make_bot` accepts.
+
+======== ============================================= ==========================
+level    bot                                           per decision
+======== ============================================= ==========================
+easy     greedy, with a random card 30 % of the time   instant
+medium   heuristic                                     about 0.1–0.5 ms
+hard     ismcts, 100 worlds (greedy rollouts)          median well under 100 ms
+expert   ismcts, 400 worlds                            about 4x hard
+======== ============================================= ==========================
+
+See docs/strength.md for measured strength and decision times.
+"""
+
+from __future__ import annotations
+
+from ono99.bots.base import Bot, register
+from ono99.bots.greedy import GreedyBot
+from ono99.bots.heuristic import HeuristicBot
+from ono99.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
+
+__all__ = ["LEVELS", "HARD_ITERATIONS", "EXPERT_ITERATIONS"]
+
+HARD_ITERATIONS = DEFAULT_ITERATIONS
+EXPERT_ITERATIONS = 4 * DEFAULT_ITERATIONS
+
+#: level -> what it plays, for help texts
+LEVELS: dict[str, str] = {
+    "easy": "greedy, 30% random cards",
+    "medium": "heuristic",
+    "hard": f"ismcts, {HARD_ITERATIONS} iterations",
+    "expert": f"ismcts, {EXPERT_ITERATIONS} iterations",
+}
+
+
+@register("easy")
+def _easy(seed: int) -> Bot:
+    return GreedyBot(seed, epsilon=0.3)
+
+
+@register("medium")
+def _medium(seed: int) -> Bot:
+    return HeuristicBot(seed)
+
+
+@register("hard")
+def _hard(seed: int) -> Bot:
+    return ISMCTSBot(seed, iterations=HARD_ITERATIONS)
+
+
+@register("expert")
+def _expert(seed: int) -> Bot:
+    return ISMCTSBot(seed, iterations=EXPERT_ITERATIONS)

@@ -1,0 +1,135 @@
+"""``ono99 arena``: bot tournaments (CONTRACTS.md).
+
+Seats rotate so every bot plays every seat equally (``--games`` is rounded up to a
+multiple of ``--players``). A bot name given twice is reported as ``name``,
+``name#2``; with more players than bots, seats are filled cyclically
+(``--bots a,b --players 3`` seats a, b, a) and an entry holding several seats wins a
+game when any of its seats wins (a shared win counts as a fraction).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ono99.cli import app, fail
+from ono99.cli.options import parse_options
+from ono99.errors import Ono99Error
+
+
+def _table(result: dict[str, Any]) -> str:
+    lines = [
+        f"{result['rules']} {json.dumps(result['options']) + ' ' if result['options'] else ''}"
+        f"{result['players']} players, {result['games']} games, seed {result['seed']}, "
+        f"backend {result['backend']} ({result['workers']} workers)",
+        "",
+        f"{'bot':<20} {'games':>6} {'wins':>9} {'win rate':>9} {'95% CI (Wilson)':>17} "
+        f"{'p50 ms':>8} {'p99 ms':>8}",
+    ]
+    bots = result["bots"]
+    for name, b in sorted(bots.items(), key=lambda kv: -kv[1]["win_rate"]):
+        lo, hi = b["ci95"]
+        lines.append(
+            f"{name:<20} {b['games']:>6} {b['wins']:>9.2f} {b['win_rate']:>9.3f} "
+            f"{f'[{lo:.3f}, {hi:.3f}]':>17} {b['decision_ms']['p50']:>8.2f} "
+            f"{b['decision_ms']['p99']:>8.2f}"
+        )
+    lines += ["", f"{'rating (openskill)':<20} {'mu':>8} {'sigma':>8} {'ordinal':>8}"]
+    for name, b in sorted(bots.items(), key=lambda kv: -kv[1]["rating"]["ordinal"]):
+        r = b["rating"]
+        lines.append(f"{name:<20} {r['mu']:>8.2f} {r['sigma']:>8.2f} {r['ordinal']:>8.2f}")
+    return "\n".join(lines)
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
+            "(N iterations), or a level easy/medium/hard/expert. A name may repeat.",
+        ),
+    ],
+    players: Annotated[
+        int | None, typer.Option("--players", help="Players per game (default: number of bots).")
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help="Preset: mattel2022, classic1980, gamerules.")
+    ] = "mattel2022",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", help="Rule option key=value (repeatable), e.g. scoring=points."),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", help="Games to play (rounded up to a multiple of players).")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
+    backend: Annotated[str, typer.Option("--backend", help="local (processes) or ray.")] = "local",
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Worker processes (default: all CPU cores).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play bots against each other with rotated seats; win rates, 95% CIs, ratings."""
+    if backend not in ("local", "ray"):
+        raise fail(f"--backend must be local or ray, not {backend!r}")
+    if workers is not None and workers < 1:
+        raise fail(f"--workers must be at least 1, not {workers}")
+    from ono99.arena import RayMissing, make_spec, run_games, tally
+
+    try:
+        spec = make_spec(bots.split(","), players, rules, parse_options(option), games, seed)
+    except (Ono99Error, ValueError) as e:
+        raise fail(str(e)) from None
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise fail("the ray backend needs Ray: pip install 'ono99[ray]'") from None
+    progress = None
+    bar: Any = None
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        bar = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        task = bar.add_task("games", total=spec.games)
+        bar.start()
+
+        def progress(done: int) -> None:
+            bar.update(task, completed=done)
+
+    try:
+        results = run_games(spec, backend, workers, progress)
+    except RayMissing:
+        raise fail("the ray backend needs Ray: pip install 'ono99[ray]'") from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    from ono99.arena import default_workers
+
+    result = tally(spec, results)
+    result["backend"] = backend
+    result["workers"] = workers or default_workers()
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print(_table(result))

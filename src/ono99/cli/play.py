@@ -1,0 +1,210 @@
+"""``ono99 play``: a game against bots in the terminal (CONTRACTS.md "CLI").
+
+Imported by :func:`ono99.cli._register` after the language is chosen, so the
+help texts below are translated.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ono99.cli import app, fail
+from ono99.cli.options import parse_options
+from ono99.errors import Ono99Error
+from ono99.i18n import LANGUAGES, _, get_language, set_language
+from ono99.tui.session import DEFAULT_LEVEL, LEVELS, Session, resolve_level
+
+__all__ = ["play"]
+
+
+def _use_language(lang: str | None) -> None:
+    if lang is None:
+        return  # already chosen from the locale by ono99.cli.main
+    if lang not in LANGUAGES:
+        raise fail(
+            _("unknown language {lang} (choose {choices})").format(
+                lang=repr(lang), choices=", ".join(LANGUAGES)
+            )
+        )
+    if lang == get_language():
+        return
+    try:
+        set_language(lang)
+    except OSError:
+        raise fail(
+            _("the {lang} translation is not installed").format(lang=LANGUAGES[lang])
+        ) from None
+
+
+def _saver(path: str | None) -> Any:
+    def save(session: Session) -> str | None:
+        if path is None:
+            return None
+        try:
+            Path(path).write_text(json.dumps(session.record()) + "\n", encoding="utf-8")
+        except OSError as e:
+            print(
+                "ono99: error: "
+                + _("cannot save the game record to {path}: {reason}").format(
+                    path=path, reason=e.strerror or e
+                ),
+                file=sys.stderr,
+            )
+            return None
+        return path
+
+    return save
+
+
+def _check_record_path(path: str) -> None:
+    p = Path(path)
+    if p.is_dir():
+        raise fail(_("{path} is a folder; --record needs a file name").format(path=path))
+    if not p.parent.exists() and str(p.parent) not in ("", "."):
+        raise fail(_("no folder {folder} for the game record").format(folder=str(p.parent)))
+
+
+@app.command(
+    help=_(
+        "Play a game against bots in the terminal.\n\n"
+        "Keys: 1-9 or arrows and Enter play a card, D draws (draw penalty), ? shows the "
+        "rules, Q quits.\n\n"
+        "--plain (used whenever input is not a terminal) is a line mode for screen readers "
+        "and scripts: before each prompt it prints 'total: N' and 'hand: c1 c2 ...', then "
+        "'> '; answer a card code, 99x4, draw, help or quit (end of input quits). With the "
+        "draw_penalty option there are no timers in plain mode: after your play the prompt "
+        "comes again offering draw; an empty line or any card answer skips the draw."
+    )
+)
+def play(
+    rules: Annotated[
+        str,
+        typer.Option("--rules", help=_("Rules: mattel2022, classic1980 or gamerules.")),
+    ] = "mattel2022",
+    players: Annotated[
+        int, typer.Option("--players", help=_("Number of players, you included."))
+    ] = 4,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", help=_("Bot level: {levels}.").format(levels=", ".join(LEVELS))),
+    ] = DEFAULT_LEVEL,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=_("Seed for the same deal and bots again."))
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help=_("Language: {codes}.").format(codes=", ".join(LANGUAGES))),
+    ] = None,
+    plain: Annotated[
+        bool, typer.Option("--plain", help=_("Line mode for screen readers and scripts."))
+    ] = False,
+    record: Annotated[
+        str | None,
+        typer.Option(
+            "--record", help=_("Save the game record (JSON) to this file at the end or on quit.")
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            help=_(
+                "Rule option key=value, repeatable. classic1980: scoring=tokens|points, "
+                "target=N, points_mode=elimination|lowest, zero_ending_99=true, "
+                "draw_penalty=true; gamerules: draw_penalty=true."
+            ),
+        ),
+    ] = None,
+) -> None:
+    _use_language(lang)
+    try:
+        bot_name, note = resolve_level(bots)
+    except ValueError as e:
+        raise fail(str(e)) from None
+    if record is not None:
+        _check_record_path(record)
+    try:
+        options = parse_options(option)
+        first = Session(rules, players, options=options, bots=bot_name, seed=seed)
+    except Ono99Error as e:
+        raise fail(str(e)) from None
+    base_seed = first.seed
+
+    def new_session(k: int) -> Session:
+        if k == 0:
+            return first
+        return Session(rules, players, options=options, bots=bot_name, seed=base_seed + k)
+
+    save = _saver(record)
+    if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
+        _utf8_streams()
+        if note:
+            print(note, file=sys.stderr)
+        raise typer.Exit(_run_plain(first, save))
+    raise typer.Exit(_run_app(new_session, save, note))
+
+
+def _run_plain(session: Session, save: Any) -> int:
+    from ono99.tui.plain import run_plain
+
+    try:
+        return run_plain(session, sys.stdin, sys.stdout, save)
+    except BrokenPipeError:
+        return 1
+    except Exception as e:  # a bug: one line, the details in a file, never a traceback
+        report = _write_report(traceback.format_exc())
+        save(session)
+        _internal_error(e, report)
+        return 1
+
+
+def _write_report(text: str) -> str:
+    path = Path(tempfile.gettempdir()) / "ono99-crash.txt"
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        return ""
+    return str(path)
+
+
+def _internal_error(error: BaseException, report: str) -> None:
+    print(
+        "ono99: error: "
+        + _("the game stopped because of an internal error ({error}). Details: {file}").format(
+            error=type(error).__name__, file=report
+        ),
+        file=sys.stderr,
+    )
+
+
+def _utf8_streams() -> None:
+    """Never crash on a character the terminal's encoding lacks."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+
+
+def _run_app(new_session: Any, save: Any, note: str | None) -> int:
+    from ono99.tui.app import OnoApp
+
+    game = OnoApp(new_session, save=save, note=note)
+    try:
+        status = game.run()
+    except Exception as e:  # the app failed to start or stop
+        game.crash = e
+        game.crash_report = traceback.format_exc()
+        status = 1
+    if game.crash is not None:
+        if not game.session.is_over and game.saved_to is None:
+            save(game.session)
+        _internal_error(game.crash, _write_report(game.crash_report or ""))
+        return 1
+    return int(status or 0)

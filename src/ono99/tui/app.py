@@ -1,0 +1,350 @@
+"""``ono99 play``: the Textual table (see app.tcss for the layout)."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import RichLog, Static
+
+from ono99.cards import DRAW
+from ono99.events import Event
+from ono99.i18n import _
+from ono99.tui.cells import use_terminal_widths
+from ono99.tui.screens import ConfirmQuit, GameOver, HelpScreen, RoundSummary
+from ono99.tui.session import HUMAN, NotPlayable, Session
+from ono99.tui.texts import move_name, preset_title, rules_help, tell, winner_text
+from ono99.tui.widgets import HandBar, PlayersPanel, TotalPanel, new_total
+
+__all__ = ["OnoApp"]
+
+SessionFactory = Callable[[int], Session]
+Saver = Callable[[Session], str | None]
+
+
+class OnoApp(App[int]):
+    """A game against bots. ``new_session(k)`` makes the k-th game (0 first)."""
+
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "ONO 99"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("enter,space", "play_selected", show=False),
+        Binding("d", "draw", show=False),
+        Binding("question_mark,f1", "help", show=False),
+        Binding("q", "quit_game", show=False),
+        Binding("f", "fast", show=False),
+        Binding("ctrl+q,ctrl+c", "quit_game", show=False, priority=True),
+        *(Binding(str(i), f"play_key({i})", show=False) for i in range(1, 10)),
+    ]
+
+    def __init__(
+        self,
+        new_session: SessionFactory,
+        *,
+        save: Saver | None = None,
+        note: str | None = None,
+        bot_delay: float = 1.0,
+        draw_window: float = 1.5,
+    ) -> None:
+        use_terminal_widths()  # before anything is measured
+        super().__init__()
+        self.new_session = new_session
+        self.save = save
+        self.note = note
+        self.bot_delay = bot_delay
+        self.draw_window = draw_window
+        self.games = 0
+        self.session = new_session(0)
+        self.selected = 0
+        self.actions: list[int] = []
+        self.timer: Timer | None = None
+        self.busy = False  # a modal screen waits for the player
+        self.crash: BaseException | None = None
+        self.crash_report: str | None = None
+        self.saved_to: str | None = None
+        self.last_bust: Event | None = None
+        self.fast = False  # fast-forward while the human is out
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        with Horizontal(id="middle"):
+            yield PlayersPanel(id="players")
+            yield TotalPanel(id="center")
+        yield RichLog(id="log", wrap=True, min_width=1, markup=False)
+        yield HandBar(id="hand")
+        yield Static(id="hint")
+        yield Static(id="keys")
+
+    async def on_mount(self) -> None:
+        log = self.query_one(RichLog)
+        log.can_focus = False
+        log.border_title = _("Announcements")
+        self.query_one("#hand", HandBar).border_title = _("Your cards")
+        if self.note:
+            self.notify(self.note, timeout=6)
+        await self.start_game()
+
+    async def start_game(self) -> None:
+        self.query_one(RichLog).clear()
+        self.selected = 0
+        await self.tell(self.session.events_so_far())
+        await self.refresh_table()
+        self.advance()
+
+    def keys_text(self) -> str:
+        if self.session.game.rules.draw_penalty:
+            return _("Number or ←/→ and Enter: play · D: draw · ?: rules · Q: quit")
+        return _("Number or ←/→ and Enter: play · ?: rules · Q: quit")
+
+    async def refresh_table(self) -> None:
+        view = self.session.view()
+        r = view.rules
+        self.query_one("#top", Static).update(
+            Text(
+                _("{title} · round {round} · draw pile {count}").format(
+                    title=preset_title(r), round=view.round, count=view.draw_pile
+                ),
+                style="bold",
+            )
+        )
+        self.query_one("#middle").set_class(view.players > 7, "many")
+        self.query_one(PlayersPanel).show(view)
+        self.query_one(TotalPanel).show(view)
+        hand = self.query_one(HandBar)
+        acts = hand.items(view)
+        if (
+            view.is_my_turn
+            and acts
+            and (self.selected >= len(acts) or acts[self.selected] not in view.legal)
+        ):
+            self.selected = next(i for i, a in enumerate(acts) if a in view.legal or a == DRAW)
+        self.selected = min(self.selected, max(len(acts) - 1, 0))
+        self.actions = await hand.show(view, self.selected)
+        self.query_one("#hint", Static).update(self.hint_text())
+        self.query_one("#keys", Static).update(Text(self.keys_text(), style="dim"))
+
+    def hint_text(self) -> Text:
+        """What Enter would do with the selected card, or why it cannot be played."""
+        view = self.session.view()
+        if view.to_move is None:
+            return Text("")
+        if self.session.human_may_draw() and view.to_move != HUMAN:
+            return Text(_("Press D now to draw your card!"), style="bold yellow")
+        if not view.alive[HUMAN] or not view.active[HUMAN]:
+            return Text(_("You are out: watch the others play, F to fast-forward, Q to quit."))
+        if view.to_move != HUMAN or not self.actions:
+            return Text("")
+        action = self.actions[self.selected]
+        name = move_name(action, view.rules)
+        reason = self.session.why_not(action)
+        if reason is not None:
+            return Text(reason, style="red")
+        if action == DRAW:
+            return Text(_("Enter: draw a card"), style="green")
+        if view.bust_mode:
+            return Text(
+                _("Enter: give up {card} (you are out of this round)").format(card=name),
+                style="yellow",
+            )
+        if action > 15:
+            return Text(_("Enter: discard four ONO 99 cards"), style="green")
+        return Text(
+            _("Enter: play {card} — the total becomes {total}").format(
+                card=name, total=new_total(view, action)
+            ),
+            style="green",
+        )
+
+    # ------------------------------------------------------------------ flow
+
+    async def tell(self, events: list[Event]) -> None:
+        log = self.query_one(RichLog)
+        g = self.session.game
+        rounds: list[Event] = []
+        over = False
+        for e in events:
+            if e.kind == "bust":
+                self.last_bust = e
+            line = tell(e, g.names, g.rules, HUMAN)
+            if line:
+                mine = e.seat == HUMAN and e.kind != "round_end"
+                log.write(Text(line, style="bold cyan" if mine else ""))
+            if e.kind == "round_end":
+                rounds.append(e)
+            over = over or e.kind == "game_over"
+        if rounds and not over and g.alive[HUMAN]:
+            self.show_round_end(rounds[-1])
+
+    def show_round_end(self, event: Event) -> None:
+        g = self.session.game
+        info = event.info or {}
+        lines: list[str] = []
+        loser = info.get("loser")
+        bust = self.last_bust
+        total = bust.total if bust is not None and bust.seat == loser else None
+        if isinstance(loser, int):
+            if total is None:
+                total = g.total
+            if loser == HUMAN:
+                lines.append(_("You had no safe card at total {total}.").format(total=total))
+            else:
+                lines.append(
+                    _("{name} had no safe card at total {total}.").format(
+                        name=g.names[loser], total=total
+                    )
+                )
+        gained = info.get("gained")
+        title = _("Round {round} is over").format(round=info.get("round", g.round))
+        self.busy = True
+        summary = RoundSummary(
+            title, lines, self.session.view(), gained if isinstance(gained, list) else None
+        )
+        self.push_screen(summary, self.after_modal)
+
+    def after_modal(self, _result: object = None) -> None:
+        self.busy = False
+        self.advance()
+
+    def advance(self) -> None:
+        """Schedule the next bot move, or wait for the human or a modal."""
+        if self.busy or self.timer is not None:
+            return
+        s = self.session
+        if s.is_over:
+            self.game_over()
+            return
+        if s.waiting_for() == "you":
+            return
+        view = s.view()
+        delay = self.bot_delay
+        if s.human_may_draw():
+            delay = max(delay, self.draw_window)
+        elif not view.active[HUMAN]:
+            delay = min(delay, 0.05) if self.fast else delay / 3
+        self.timer = self.set_timer(delay, self.bot_move)
+
+    async def bot_move(self) -> None:
+        self.timer = None
+        if self.busy:
+            return
+        await self.tell(self.session.step())
+        await self.refresh_table()
+        self.advance()
+
+    def game_over(self) -> None:
+        self.saved_to = self.save(self.session) if self.save else None
+        note = None
+        if self.saved_to:
+            note = _("Game record saved to {path}").format(path=self.saved_to)
+        view = self.session.view()
+        self.busy = True
+        self.push_screen(
+            GameOver(winner_text(view.winner, view.names), view, note), self.after_game
+        )
+
+    async def after_game(self, again: bool | None) -> None:
+        self.busy = False
+        if not again:
+            self.exit(0)
+            return
+        self.games += 1
+        self.fast = False
+        self.session = self.new_session(self.games)
+        await self.start_game()
+
+    # ------------------------------------------------------------------ keys
+
+    async def human(self, action: int) -> None:
+        if self.busy:
+            return
+        try:
+            events = self.session.play(action)
+        except NotPlayable as e:
+            self.query_one("#hint", Static).update(Text(str(e), style="red"))
+            self.bell()
+            return
+        await self.tell(events)
+        await self.refresh_table()
+        self.advance()
+
+    async def action_move(self, step: int) -> None:
+        if self.actions:
+            self.selected = (self.selected + step) % len(self.actions)
+            await self.refresh_table()
+
+    async def action_play_selected(self) -> None:
+        if self.actions and self.selected < len(self.actions):
+            await self.human(self.actions[self.selected])
+
+    async def action_play_key(self, number: int) -> None:
+        if 1 <= number <= len(self.actions):
+            self.selected = number - 1
+            await self.refresh_table()
+            await self.human(self.actions[number - 1])
+
+    def action_fast(self) -> None:
+        self.fast = True
+
+    async def action_draw(self) -> None:
+        await self.human(DRAW)
+
+    def action_help(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        help_keys = "\n".join(
+            [
+                _(
+                    "Keys: 1–9 play that card · ←/→ choose and Enter play · "
+                    "D draw (draw penalty) · ? this help · Q quit"
+                ),
+                _("▶ plays now · ×2 must play two cards · ✗ cannot be played now"),
+            ]
+        )
+        self.push_screen(
+            HelpScreen(rules_help(self.session.game.rules), help_keys), self.after_modal
+        )
+
+    def action_quit_game(self) -> None:
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        was_busy = self.busy
+        self.busy = True
+
+        def done(answer: bool | None) -> None:
+            if answer:
+                if not self.session.is_over and self.save:
+                    self.saved_to = self.save(self.session)
+                self.exit(0)
+                return
+            self.busy = was_busy
+            if not was_busy:
+                self.advance()
+
+        self.push_screen(ConfirmQuit(), done)
+
+    # ------------------------------------------------------------------ errors
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Keep tracebacks off the player's screen: the CLI prints one line and
+        # keeps the details in a file (see crash_report).
+        self.crash = error
+        self.crash_report = "".join(traceback.format_exception(error))
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if self.crash is not None:
+            self._exit_renderables.clear()
+            return
+        super()._print_error_renderables()

@@ -1,0 +1,177 @@
+"""``ono99 play --plain``: the game as lines, for screen readers and scripts.
+
+Before each prompt: a translated line saying what to do, then the contract lines
+``total: N`` and ``hand: c1 c2 ...`` (card codes), then the prompt ``> ``. Answers:
+a card code, ``99x4``, ``draw``, ``help`` or ``quit``; end of input quits.
+
+Draw penalty (R-DRAW-1): no timers here. After your play the prompt comes again
+offering ``draw``; an empty line or any other card answer skips the draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+from ono99.cards import action_code, parse_action
+from ono99.errors import RecordError
+from ono99.events import Event
+from ono99.i18n import _
+from ono99.tui.session import HUMAN, NotPlayable, Session
+from ono99.tui.texts import rules_help, standing_text, tell, turn_text, winner_text
+
+__all__ = ["PlainGame", "run_plain"]
+
+Saver = Callable[[Session], str | None]
+
+
+class _Quit(Exception):
+    pass
+
+
+class PlainGame:
+    """The line-mode loop over one :class:`Session`."""
+
+    def __init__(self, session: Session, inp: TextIO, out: TextIO, save: Saver) -> None:
+        self.s = session
+        self.inp = inp
+        self.out = out
+        self.save = save
+
+    def say(self, line: str = "") -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def tell(self, events: Iterable[Event]) -> None:
+        g = self.s.game
+        events = list(events)
+        for e in events:
+            line = tell(e, g.names, g.rules, HUMAN)
+            if line:
+                self.say(line)
+            if e.kind == "round_end" and not any(x.kind == "game_over" for x in events):
+                self.standings()
+
+    def standings(self) -> None:
+        view = self.s.view()
+        for seat, name in enumerate(view.names):
+            standing = standing_text(view, seat)
+            if standing:
+                self.say(_("{name}: {standing}").format(name=name, standing=standing))
+
+    def ask(self, *header: str) -> str:
+        """Print the header lines, ``total:``, ``hand:`` and the prompt; read one answer."""
+        view = self.s.view()
+        for line in header:
+            self.say(line)
+        self.say(f"total: {view.total}")
+        self.say(" ".join(["hand:", *(action_code(c) for c in view.hand)]))
+        self.out.write("> ")
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:  # end of input = quit
+            self.say()
+            raise _Quit
+        if not _isatty(self.inp):  # keep a transcript readable: one answer per line
+            self.say(line.strip())
+        return line.strip()
+
+    def help(self) -> None:
+        for line in rules_help(self.s.game.rules):
+            self.say(line)
+        self.say(
+            _("Answer with a card code from your hand (for example 7, -10, R, P2), 99x4, "
+              "draw, help or quit.")
+        )  # fmt: skip
+        legal = self.s.view().legal
+        if legal:
+            self.say(_("You can play: {moves}").format(moves=" ".join(map(action_code, legal))))
+
+    def run(self) -> int:
+        self.tell(self.s.events_so_far())
+        try:
+            while not self.s.is_over:
+                if self.s.human_may_draw() and self.s.waiting_for() == "bot":
+                    self.offer_draw()
+                elif self.s.waiting_for() == "you":
+                    self.turn()
+                else:
+                    self.tell(self.s.step())
+        except (_Quit, KeyboardInterrupt) as e:
+            self.say(_("You left the game."))
+            self.saved()
+            return 130 if isinstance(e, KeyboardInterrupt) else 0
+        self.finish()
+        return 0
+
+    def offer_draw(self) -> None:
+        """R-DRAW-1 without a timer: draw now, or skip."""
+        while True:
+            answer = self.ask(
+                _("Draw your card: answer draw (an empty line skips it; you then play on "
+                  "with fewer cards)")
+            )  # fmt: skip
+            word = answer.lower()
+            if word in ("quit", "q"):
+                raise _Quit
+            if word in ("help", "?"):
+                self.help()
+                continue
+            if word == "draw":
+                self.tell(self.s.draw())
+            else:
+                self.say(_("You do not draw now."))
+            # anything else skips the draw; the bots play on (and the draw is lost)
+            self.tell(self.s.step())
+            return
+
+    def turn(self) -> None:
+        view = self.s.view()
+        moves = " ".join(action_code(a) for a in view.legal)
+        answer = self.ask(turn_text(view), _("You can play: {moves}").format(moves=moves))
+        word = answer.lower()
+        if word in ("quit", "q"):
+            raise _Quit
+        if word in ("help", "?"):
+            self.help()
+            return
+        if not word:
+            return
+        try:
+            action = parse_action(word)
+        except RecordError:
+            self.say(
+                _("{answer!r} is not a card code: answer a card from your hand, 99x4, draw, "
+                  "help or quit").format(answer=answer)
+            )  # fmt: skip
+            return
+        try:
+            events = self.s.play(action)
+        except NotPlayable as e:
+            self.say(str(e))
+            return
+        self.tell(events)
+
+    def finish(self) -> None:
+        view = self.s.view()
+        g = self.s.game
+        self.say(_("Game over. {result}").format(result=winner_text(view.winner, g.names)))
+        self.standings()
+        self.saved()
+
+    def saved(self) -> None:
+        where = self.save(self.s)
+        if where:
+            self.say(_("Game record saved to {path}").format(path=where))
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_plain(session: Session, inp: TextIO, out: TextIO, save: Saver) -> int:
+    """Play ``session`` in line mode; returns the exit status."""
+    return PlainGame(session, inp, out, save).run()

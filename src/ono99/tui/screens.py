@@ -1,0 +1,129 @@
+"""Modal screens: rules help, quit confirmation, round and game summaries."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ono99.i18n import _
+from ono99.tui.texts import standing_text
+from ono99.view import PlayerView
+
+__all__ = ["HelpScreen", "ConfirmQuit", "RoundSummary", "GameOver", "standings_table"]
+
+
+def standings_table(view: PlayerView, gained: list[int] | None = None) -> Table:
+    """Every player's tokens or points (with this round's points) and whether out."""
+    table = Table.grid(padding=(0, 2))
+    for _column in range(3 if gained else 2):
+        table.add_column()
+    for seat, name in enumerate(view.names):
+        style = "bold" if view.alive[seat] else "dim"
+        cells = [Text(name, style=style)]
+        if gained:
+            cells.append(Text(_("+{points}").format(points=gained[seat]), style=style))
+        cells.append(Text(standing_text(view, seat), style=style))
+        table.add_row(*cells)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules summary and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,question_mark,q,space", "close", show=False),
+    ]
+
+    def __init__(self, lines: list[str], keys: str) -> None:
+        super().__init__()
+        self.lines = lines
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="help"):
+            with VerticalScroll():
+                yield Static(Text(self.lines[0], style="bold"), classes="title")
+                for line in self.lines[1:]:
+                    yield Static(line)
+                yield Static(Text(self.keys, style="italic"), classes="keys")
+            yield Static(_("Press Enter or Esc to go back to the game."), classes="close")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Quit this game? Y / N."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="confirm"):
+            yield Static(Text(_("Quit this game?"), style="bold"))
+            yield Static(_("Y: quit · N or Esc: keep playing"))
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class RoundSummary(ModalScreen[None]):
+    """The end of a round: what happened and the standings."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", show=False)]
+
+    def __init__(
+        self, title: str, lines: list[str], view: PlayerView, gained: list[int] | None = None
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.view = view
+        self.gained = gained
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="summary"):
+            yield Static(Text(self.title_text, style="bold"), classes="title")
+            for line in self.lines:
+                yield Static(line)
+            yield Static(standings_table(self.view, self.gained), classes="standings")
+            yield Static(_("Press Enter for the next round."), classes="close")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GameOver(ModalScreen[bool]):
+    """The result; Enter plays again, Q quits."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,p", "answer(True)", show=False),
+        Binding("q,escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, result: str, view: PlayerView, note: str | None) -> None:
+        super().__init__()
+        self.result = result
+        self.view = view
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="gameover"):
+            yield Static(Text(_("Game over"), style="bold"), classes="title")
+            yield Static(Text(self.result, style="bold green"), classes="result")
+            yield Static(standings_table(self.view), classes="standings")
+            if self.note:
+                yield Static(self.note, classes="note")
+            yield Static(_("Enter: play again · Q: quit"), classes="close")
+
+    def action_answer(self, again: bool) -> None:
+        self.dismiss(again)

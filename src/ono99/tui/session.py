@@ -1,0 +1,187 @@
+"""A game against bots, independent of any user interface.
+
+The human sits at seat 0; bots get their own :class:`~ono99.view.PlayerView`
+only. A front end asks :meth:`Session.waiting_for`, makes the human's moves
+with :meth:`Session.play` / :meth:`Session.draw`, lets one bot move at a time
+with :meth:`Session.step` (pacing is the front end's job) and tells the events
+it gets back.
+
+Draw penalty (R-DRAW-1): bots draw at once; the human's pending draw stays open
+until the next card is played, so a front end gives the human a moment before
+the next bot moves (see :meth:`Session.human_may_draw`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from ono99.bots import BOTS, Bot, make_bot
+from ono99.cards import DRAW
+from ono99.errors import RulesError
+from ono99.events import Event
+from ono99.game import Game
+from ono99.i18n import _
+from ono99.records import to_record
+from ono99.rules import make_rules
+from ono99.tui.texts import why_not
+from ono99.view import PlayerView
+
+__all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "Session", "resolve_level",
+           "bot_names"]  # fmt: skip
+
+HUMAN = 0
+#: bot difficulty levels, easiest first (registered by ono99.bots when they exist)
+LEVELS = ("easy", "medium", "hard", "expert")
+DEFAULT_LEVEL = "medium"
+
+BotFactory = Callable[[str, int], Bot]
+
+
+class NotPlayable(Exception):
+    """The human's move is not allowed now; ``str(e)`` is the translated reason."""
+
+
+def bot_names(count: int) -> list[str]:
+    """Short names for ``count`` bots, in the current language."""
+    names = [
+        # Translators: short first names of the computer players; transliterate freely.
+        _("Ana"), _("Bo"), _("Cy"), _("Dev"), _("Eli"), _("Fay"), _("Gus"),
+    ]  # fmt: skip
+    return names[:count]
+
+
+def resolve_level(level: str) -> tuple[str, str | None]:
+    """The bot name to build for ``--bots LEVEL`` and a note to show, if any.
+
+    Any registered bot name is accepted. While no difficulty level is registered
+    yet, a level name plays random bots and the note says so. Anything else
+    raises :class:`ValueError` with a one-line reason."""
+    if level in BOTS:
+        return level, None
+    if level in LEVELS and not any(name in BOTS for name in LEVELS):
+        return "random", _("Bot levels are not available yet: you play against random bots.")
+    choices = ", ".join(sorted({*LEVELS, *BOTS}))
+    raise ValueError(
+        _("unknown bot level {level!r} (choose {choices})").format(level=level, choices=choices)
+    )
+
+
+class Session:
+    """One game: the human at seat 0 against ``players - 1`` bots."""
+
+    def __init__(
+        self,
+        rules: str = "mattel2022",
+        players: int = 4,
+        *,
+        options: Mapping[str, Any] | None = None,
+        bots: str = "random",
+        seed: int | None = None,
+        bot_factory: BotFactory = make_bot,
+    ) -> None:
+        self.seed = seed if seed is not None else random.randrange(1_000_000)
+        preset = make_rules(rules, options)
+        if not preset.min_players <= players <= preset.max_players:
+            raise RulesError(
+                _("{preset} is for {low} to {high} players, not {count}").format(
+                    preset=preset.preset,
+                    low=preset.min_players,
+                    high=preset.max_players,
+                    count=players,
+                )
+            )
+        names = [_("You"), *bot_names(players - 1)]
+        self.game = Game(preset, names, seed=self.seed)
+        self.level = bots
+        self.bots: dict[int, Bot] = {
+            s: bot_factory(bots, self.seed * 10 + s) for s in range(1, self.game.n)
+        }
+        self._seen = 0
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def names(self) -> list[str]:
+        return self.game.names
+
+    def view(self) -> PlayerView:
+        """What the human may see."""
+        return self.game.view(HUMAN)
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def waiting_for(self) -> Literal["you", "bot"] | None:
+        """Who moves next: the human, a bot, or nobody (game over)."""
+        to_move = self.game.to_move
+        if to_move is None:
+            return None
+        return "you" if to_move == HUMAN else "bot"
+
+    def human_may_draw(self) -> bool:
+        """R-DRAW-1: the human's draw is pending (until the next card is played)."""
+        return self.game.pending_draw == HUMAN
+
+    def why_not(self, action: int) -> str | None:
+        """The translated reason why the human cannot make ``action`` now, or None."""
+        return why_not(action, self.view())
+
+    def record(self) -> dict[str, Any]:
+        """The game record so far (R-REC)."""
+        return to_record(self.game)
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, action: int) -> list[Event]:
+        """Make the human's ``action`` (a card, ``FOUR_99`` or ``DRAW``); returns the
+        new events. Raises :class:`NotPlayable` with the reason, changing nothing."""
+        reason = self.why_not(action)
+        if reason is not None:
+            raise NotPlayable(reason)
+        before = Counter(self.game.hands[HUMAN])
+        if action < 16:
+            before[action] -= 1
+        elif action == 16:
+            before[15] -= 4
+        self.game.apply(action)
+        return self._drain(before)
+
+    def draw(self) -> list[Event]:
+        """Take the human's pending draw (R-DRAW-1)."""
+        return self.play(DRAW)
+
+    def step(self) -> list[Event]:
+        """Let the bot to move make one move (and draw at once); returns the events."""
+        g = self.game
+        seat = g.to_move
+        if seat is None or seat == HUMAN:
+            return []
+        action = self.bots[seat].act(g.view(seat))
+        g.apply(action)
+        while g.pending_draw is not None and g.pending_draw != HUMAN:
+            g.apply(DRAW)  # R-DRAW-1: bots always draw at once
+        return self._drain(None)
+
+    def _drain(self, before: Counter[int] | None) -> list[Event]:
+        """New events since the last call; the human's own draws name the cards."""
+        events = self.game.events or []
+        new = events[self._seen :]
+        self._seen = len(events)
+        if before is None or any(e.kind == "round_start" for e in new):
+            return new
+        drawn = sorted((Counter(self.game.hands[HUMAN]) - before).elements())
+        out: list[Event] = []
+        for e in new:
+            if e.kind == "draw" and e.seat == HUMAN and drawn:
+                info = {**(e.info or {}), "cards": drawn}
+                e = Event("draw", HUMAN, None, e.total, info)
+            out.append(e)
+        return out
+
+    def events_so_far(self) -> list[Event]:
+        """Events not yet handed out (e.g. the first round_start)."""
+        return self._drain(None)

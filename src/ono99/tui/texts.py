@@ -1,0 +1,288 @@
+"""The words of the terminal game, seen from the human's seat (all translated).
+
+Announcements about the human use "you" (``narrate`` speaks of third persons);
+reasons why a card cannot be played are worked out here from the human's
+:class:`~ono99.view.PlayerView`, never from the engine's private state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ono99.cards import DRAW, FOUR_99, Card
+from ono99.events import Event
+from ono99.i18n import _, ngettext
+from ono99.narrate import card_name, narrate
+from ono99.rules import Rules
+from ono99.view import PlayerView
+
+__all__ = ["tell", "why_not", "rules_help", "preset_title", "direction_text", "turn_text",
+           "standing_text", "score_text", "winner_text", "move_name"]  # fmt: skip
+
+_M10, _REV, _P2, _HOLD, _99 = (int(c) for c in (Card.MINUS10, Card.REVERSE, Card.PLAY2,
+                                                 Card.HOLD, Card.NINETY_NINE))  # fmt: skip
+
+
+def move_name(action: int, rules: Rules) -> str:
+    """A card or move in words."""
+    if action == FOUR_99:
+        return _("four ONO 99 cards")
+    if action == DRAW:
+        return _("draw")
+    return card_name(action, rules)
+
+
+def preset_title(rules: Rules) -> str:
+    if rules.preset == "mattel2022":
+        return _("ONO 99 (Mattel 2022)")
+    if rules.preset == "gamerules":
+        return _("O'NO 99 (1980, exceeding 99 loses)")
+    return _("O'NO 99 (1980)")
+
+
+def direction_text(direction: int) -> str:
+    return _("clockwise") if direction == 1 else _("counterclockwise")
+
+
+def tell(event: Event, names: Sequence[str], rules: Rules, you: int = 0) -> str | None:
+    """One announcement line for ``event``, or None when there is nothing to say."""
+    k = event.kind
+    info = event.info or {}
+    if k == "game_over" and info.get("winner") == you:
+        return _("You win the game!")
+    if k == "draw" and event.seat != you and int(info.get("count", 1)) == 1:
+        return None  # bots draw at once: not worth a line
+    if event.seat != you or k in ("reverse", "round_end", "game_over"):
+        return narrate(event, names, rules)
+    if k == "play":
+        assert event.card is not None
+        return _("You play {card} — total {total}").format(
+            card=card_name(event.card, rules), total=event.total
+        )
+    if k == "four99":
+        return _("You discard four ONO 99 cards — total {total}").format(total=event.total)
+    if k == "round_start":
+        return _("Round {round}: you start").format(round=info["round"])
+    if k == "draw":
+        cards = info.get("cards")
+        if int(info.get("count", 1)) == 0:
+            return _("You cannot draw: no cards are left")
+        if cards:
+            shown = " ".join(card_name(c, rules) for c in cards)
+            return ngettext("You draw {cards}", "You draw {cards}", len(cards)).format(cards=shown)
+        return None
+    if k == "owes_two":
+        return _("You must play two cards")
+    if k == "bust":
+        if event.card is not None:
+            return _("You have no safe card and give up {card}").format(
+                card=card_name(event.card, rules)
+            )
+        return _("You have no safe card")
+    if k == "out_of_round":
+        return _("You are out of the round")
+    if k == "token_lost":
+        n = int(info["tokens"])
+        return ngettext(
+            "You lose a token ({count} left)", "You lose a token ({count} left)", n
+        ).format(count=n)
+    if k == "eliminated":
+        return _("You are out of the game")
+    if k == "draw_lost":
+        return _("You did not draw in time and lose that card")
+    return narrate(event, names, rules)
+
+
+def winner_text(winner: int | tuple[int, ...] | list[int] | None, names: Sequence[str]) -> str:
+    """Who won, in one line."""
+    if winner is None:
+        return _("No winner yet")
+    if isinstance(winner, int):
+        if winner == 0:
+            return _("You win the game!")
+        return _("{name} wins the game!").format(name=names[winner])
+    return _("{names} share the win").format(names=", ".join(names[s] for s in winner))
+
+
+def why_not(action: int, view: PlayerView) -> str | None:
+    """Why the viewer cannot make ``action`` now (translated), or None if they can."""
+    if action in view.legal:
+        return None
+    r = view.rules
+    if view.to_move is None:
+        return _("The game is over")
+    if action == DRAW:
+        return _("You have no card to draw now")
+    if view.to_move != view.seat:
+        return _("It is not your turn: {name} plays now").format(name=view.names[view.to_move])
+    if action == FOUR_99:
+        if not r.four_99:
+            return _("These rules have no four-card ONO 99 discard")
+        return _("You need four ONO 99 cards to discard them together")
+    name = card_name(action, r) if 0 <= action < 16 else str(action)
+    if action not in view.hand:
+        return _("You have no {card} in your hand").format(card=name)
+    if view.bust_mode:
+        return _(
+            "You have no safe card: give up one of your number cards "
+            "(it is not counted and you are out of the round)"
+        )
+    if action == _99:
+        if r.zero_ending_99:
+            if view.played_99:
+                return _("Only one {card} card may be played per turn").format(card=name)
+            return _("{card} may be played only when the total ends in 0").format(card=name)
+        return _("The {card} card can never be played: it stays in your hand").format(card=name)
+    if action == _P2 and view.plays_left == 2 and not r.play2_first_ok:
+        return _("A {card} cannot be the first of your two cards").format(card=name)
+    if action <= 10:
+        new = view.total + action
+        if r.limit > 99:
+            return _("{card} would take the total to {total}: going over 99 loses").format(
+                card=name, total=new
+            )
+        return _("{card} would take the total to {total}: reaching 99 loses").format(
+            card=name, total=new
+        )
+    return _("You cannot play {card} now").format(card=name)
+
+
+def turn_text(view: PlayerView) -> str:
+    """Whose move it is, with the Play 2 obligation and a pending draw."""
+    names = view.names
+    if view.to_move is None:
+        return winner_text(view.winner, names)
+    if view.to_move != view.seat:
+        if view.pending_draw == view.seat:
+            return _("Draw your card before {name} plays!").format(name=names[view.to_move])
+        if view.owes_two == view.to_move:
+            return _("{name} must play two cards").format(name=names[view.to_move])
+        return _("{name} is playing…").format(name=names[view.to_move])
+    if view.bust_mode:
+        return _("No safe card: choose a number card to give up")
+    if view.pending_draw == view.seat:
+        return _("Draw your card, then play your second card")
+    if view.owes_two == view.seat:
+        if view.plays_left == 2:
+            return _("Your turn: play two cards (first card)")
+        return _("Your turn: play your second card")
+    return _("Your turn: play a card")
+
+
+def score_text(view: PlayerView, seat: int) -> str:
+    """A player's tokens or score ("" in elimination games)."""
+    parts: list[str] = []
+    if view.tokens is not None:
+        parts.append(
+            ngettext("{count} token", "{count} tokens", view.tokens[seat]).format(
+                count=view.tokens[seat]
+            )
+        )
+    if view.scores is not None:
+        parts.append(
+            ngettext("{count} point", "{count} points", view.scores[seat]).format(
+                count=view.scores[seat]
+            )
+        )
+    return ", ".join(parts)
+
+
+def standing_text(view: PlayerView, seat: int) -> str:
+    """A player's tokens or score, and whether they are out."""
+    parts = [score_text(view, seat)] if score_text(view, seat) else []
+    if not view.alive[seat]:
+        parts.append(_("out of the game"))
+    elif not view.active[seat]:
+        parts.append(_("out of this round"))
+    return ", ".join(parts)
+
+
+def rules_help(rules: Rules) -> list[str]:
+    """The rules in a few short paragraphs, for ``?`` and ``help``."""
+    r = rules
+    lines: list[str] = [preset_title(r)]
+    if r.limit > 99:
+        lines.append(
+            _(
+                "Take turns playing one card onto the pile and say the new total. "
+                "A card that takes the total over 99 loses; 99 itself is fine."
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Take turns playing one card onto the pile and say the new total. "
+                "A card that takes the total to 99 or more loses."
+            )
+        )
+    lines.append(
+        _("You must play a safe card if you have one. After playing you draw back to four cards.")
+    )
+    if r.draw_penalty:
+        lines.append(
+            _(
+                "Draw penalty: drawing is your own move. If anyone plays a card before you "
+                "draw, that card is lost and you play on with fewer cards."
+            )
+        )
+    if r.mode == "elimination":
+        lines.append(_("A player with no safe card is out of the game. The last player left wins."))
+    elif r.mode == "tokens":
+        lines.append(
+            _(
+                "A player with no safe card loses the round and a token; with no tokens "
+                "left they are out. The last player left wins."
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "A player with no safe card gives up a number card and is out of the round. "
+                "When one player is left, everyone scores the cards in hand (numbers: face "
+                "value, 99: 20, other cards: 15, out of the round: 25). At {target} points "
+                "a player is out; fewest points wins."
+            ).format(target=r.target)
+        )
+    lines.append(_("Cards:"))
+    lines.append(_("0 to 10: add their value."))
+    if r.floor_zero:
+        lines.append(_("-10: subtract ten (the total never goes below 0)."))
+    else:
+        lines.append(_("-10: subtract ten (the total may go below 0)."))
+    lines.append(
+        _("{card}: reverse the direction of play (with two players: the other plays again).")
+        .format(card=card_name(_REV, r))
+    )  # fmt: skip
+    if r.play2_first_ok:
+        lines.append(
+            _(
+                "{card}: the next player must play two cards, unless they answer with "
+                "{reverse} or {card}, which passes the duty on."
+            ).format(card=card_name(_P2, r), reverse=card_name(_REV, r))
+        )
+    else:
+        lines.append(
+            _(
+                "{card}: the next player must play two cards, unless they answer with "
+                "{reverse} or {hold}, which passes the duty on."
+            ).format(card=card_name(_P2, r), reverse=card_name(_REV, r), hold=card_name(_HOLD, r))
+        )
+    if r.deck[_HOLD]:
+        lines.append(_("{card}: adds 0.").format(card=card_name(_HOLD, r)))
+    if r.ninety_nine_sets:
+        lines.append(_("{card}: sets the total to 99.").format(card=card_name(_99, r)))
+    elif r.zero_ending_99:
+        lines.append(
+            _("{card}: adds 0, only when the total ends in 0 (one per turn).").format(
+                card=card_name(_99, r)
+            )
+        )
+    else:
+        lines.append(_("{card}: can never be played.").format(card=card_name(_99, r)))
+    if r.four_99:
+        lines.append(
+            _("Four {card} cards can be discarded together as your play.").format(
+                card=card_name(_99, r)
+            )
+        )
+    return lines

@@ -1,0 +1,188 @@
+"""The arena: CLI/JSON contract, seat rotation, determinism across workers and backends."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from ono99.arena import make_spec, play_game, run_games, run_tournament, tally, wilson
+from ono99.arena.tournament import bot_seed, entry_names
+from ono99.cli import main
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from ono99.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def outcome(result: dict[str, Any]) -> dict[str, Any]:
+    """What must not depend on backend or workers (decision times may)."""
+    return {
+        name: (b["games"], b["wins"], b["win_rate"], b["ci95"], b["seats"], b["rating"])
+        for name, b in result["bots"].items()
+    }
+
+
+def test_json_contract() -> None:
+    """CONTRACTS.md: one JSON object with bots -> games, wins, win_rate, ci95, decision_ms."""
+    p = cli("arena", "--bots", "greedy,random", "--games", "20", "--seed", "3", "--json")
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""  # no progress bar when stderr is not a terminal
+    data = json.loads(p.stdout)
+    assert set(data["bots"]) == {"greedy", "random"}
+    total_wins = 0.0
+    for b in data["bots"].values():
+        assert b["games"] == 20
+        assert 0 <= b["wins"] <= 20
+        assert b["win_rate"] == pytest.approx(b["wins"] / 20, abs=1e-6)
+        lo, hi = b["ci95"]
+        assert 0 <= lo <= b["win_rate"] <= hi <= 1
+        assert set(b["decision_ms"]) >= {"p50", "p99"}
+        assert b["decision_ms"]["p50"] <= b["decision_ms"]["p99"]
+        total_wins += b["wins"]
+    assert total_wins == pytest.approx(20)
+    assert data["games"] == 20 and data["players"] == 2 and data["rules"] == "mattel2022"
+
+
+def test_table_output_has_intervals_and_ratings() -> None:
+    p = cli("arena", "--bots", "heuristic,greedy,random", "--games", "6", "--workers", "1")
+    assert p.returncode == 0, p.stderr
+    assert "95% CI (Wilson)" in p.stdout and "rating (openskill)" in p.stdout
+    assert "heuristic" in p.stdout and "mu" in p.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bots", "nobody"],
+        ["--bots", "random", "--players", "9"],
+        ["--bots", "random,greedy,heuristic", "--players", "2"],
+        ["--bots", "random", "--backend", "mpi"],
+        ["--bots", "random", "--games", "0"],
+        ["--bots", "random", "--rules", "uno"],
+        ["--bots", "random", "--option", "scoring=points"],
+        ["--bots", "random", "--workers", "0"],
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args: list[str]) -> None:
+    p = cli("arena", *args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_missing_ray_gives_the_install_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    with pytest.raises(SystemExit) as e:
+        main(["arena", "--bots", "random,random", "--backend", "ray", "--games", "2"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "pip install 'ono99[ray]'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_seats_rotate_evenly() -> None:
+    """Every bot plays every seat equally; --games rounds up to a multiple of players."""
+    spec = make_spec(["heuristic", "greedy", "random"], games=7, seed=1)
+    assert spec.games == 9
+    seatings = [spec.seating(i) for i in range(spec.games)]
+    for seat in range(3):
+        assert sorted(s[seat] for s in seatings) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    res = tally(spec, [play_game(spec, i) for i in range(spec.games)])
+    for b in res["bots"].values():
+        assert b["seats"] == [3, 3, 3]
+
+
+def test_more_players_than_bots_fill_seats_cyclically() -> None:
+    spec = make_spec(["ismcts:5", "random"], players=3, games=6, seed=2)
+    assert spec.lineup == (0, 1, 0)
+    res = tally(spec, [play_game(spec, i) for i in range(spec.games)])
+    assert res["bots"]["ismcts:5"]["seats"] == [4, 4, 4]
+    assert res["bots"]["random"]["seats"] == [2, 2, 2]
+    assert sum(b["wins"] for b in res["bots"].values()) == pytest.approx(6)
+
+
+def test_same_bot_twice_gets_distinct_names() -> None:
+    assert entry_names(["heuristic", "heuristic", "random", "heuristic"]) == (
+        "heuristic",
+        "heuristic#2",
+        "random",
+        "heuristic#3",
+    )
+    res = run_tournament(["heuristic", "heuristic"], games=4, seed=5, workers=1)
+    assert set(res["bots"]) == {"heuristic", "heuristic#2"}
+    assert sum(b["wins"] for b in res["bots"].values()) == pytest.approx(4)
+
+
+def test_shared_wins_count_as_fractions() -> None:
+    """R-END-3 lowest mode can end with a shared win: each gets 1/k of a win."""
+    res = run_tournament(
+        ["random", "random", "random", "random"],
+        rules="classic1980",
+        options={"scoring": "points", "points_mode": "lowest", "target": 30},
+        games=40,
+        seed=1,
+        workers=1,
+    )
+    total = sum(b["wins"] for b in res["bots"].values())
+    assert total == pytest.approx(40)
+
+
+def test_seeds_come_from_seed_game_and_seat_only() -> None:
+    assert bot_seed(1, 2, 3) == bot_seed(1, 2, 3)
+    assert len({bot_seed(1, g, s) for g in range(5) for s in range(4)}) == 20
+    spec = make_spec(["heuristic", "ismcts:5", "greedy"], games=3, seed=9)
+    a = play_game(spec, 2)
+    run_games(spec, workers=1)  # other games played in between change nothing
+    b = play_game(spec, 2)
+    assert (a.winners, a.places, a.decisions) == (b.winners, b.places, b.decisions)
+
+
+def test_wilson_interval() -> None:
+    assert wilson(0, 10)[0] == 0.0
+    lo, hi = wilson(10, 10)
+    assert hi == 1.0 and 0.69 < lo < 0.73
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_openskill_ratings_order_strong_above_weak() -> None:
+    res = run_tournament(["greedy", "random"], games=200, seed=4, workers=1)
+    r = {k: v["rating"] for k, v in res["bots"].items()}
+    assert r["greedy"]["mu"] > r["random"]["mu"]
+    assert all(v["sigma"] > 0 for v in r.values())
+
+
+BOTS = ["ismcts:4", "heuristic", "greedy", "random"]
+OPTIONS = {"scoring": "points", "target": 60, "draw_penalty": True}
+
+
+def test_local_results_do_not_depend_on_worker_count() -> None:
+    one = run_tournament(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=7, workers=1)
+    two = run_tournament(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=7, workers=2)
+    assert outcome(one) == outcome(two)
+    other = run_tournament(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=8, workers=1)
+    assert outcome(other) != outcome(one)
+
+
+@pytest.mark.slow
+def test_ray_backend_gives_the_same_results() -> None:
+    """The same --seed gives identical wins/games on Ray and on local processes."""
+    ray = pytest.importorskip("ray")
+    local = run_tournament(BOTS, players=4, games=16, seed=21, workers=2)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    try:
+        on_ray = run_tournament(BOTS, players=4, games=16, seed=21, backend="ray", workers=2)
+        on_ray_3 = run_tournament(BOTS, players=4, games=16, seed=21, backend="ray", workers=3)
+    finally:
+        ray.shutdown()
+    assert outcome(on_ray) == outcome(local) == outcome(on_ray_3)

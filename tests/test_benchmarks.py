@@ -1,0 +1,91 @@
+"""The benchmark scripts and the engine's own shuffle (benchmarks/, ``ono99 bench``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ono99.bench import run_bench
+from ono99.cli import main
+from ono99.game import _shuffle
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 54, 112, 300])
+def test_shuffle_is_the_stdlib_shuffle(length: int) -> None:
+    """R-REC: seeded deals must not change; the inlined shuffle draws exactly like
+    random.shuffle (records made before it replay the same)."""
+    for seed in range(30):
+        ours, theirs = list(range(length)), list(range(length))
+        _shuffle(random.Random(f"s:{seed}"), ours)
+        random.Random(f"s:{seed}").shuffle(theirs)
+        assert ours == theirs
+
+
+@pytest.mark.parametrize("rules", ["mattel2022", "classic1980", "gamerules"])
+def test_run_bench_counts(rules: str) -> None:
+    r = run_bench(rules, 3, seconds=0.05)
+    assert r["games"] >= 1 and r["steps"] >= r["games"]
+    assert r["steps_per_s"] > 0 and r["games_per_s"] > 0
+
+
+def test_bench_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        main(["bench", "--seconds", "0.05", "--players", "2", "--json"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    out = json.loads(capsys.readouterr().out)
+    for key in ("games", "steps", "seconds", "games_per_s", "steps_per_s"):
+        assert out[key] > 0
+
+
+def test_check_same_games_is_stable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Playing the fixed games twice gives the same digests (and events=False games
+    end exactly like events=True ones: the script checks that itself)."""
+    check = _script("check_same_games")
+    saved = tmp_path / "digests.json"
+    assert check.main(["--games", "4", "--save", str(saved)]) == 0
+    assert check.main(["--games", "4", "--check", str(saved)]) == 0
+    assert "same games" in capsys.readouterr().out
+
+
+def test_vs_rlcard_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    vs = _script("vs_rlcard")
+    assert vs.main(["--seconds", "0.05", "--reps", "2", "--players", "2"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out.strip().splitlines()[-1])
+    assert result["ono99_steps_per_s"] > 0
+    assert "| engine |" in captured.out
+    if result["rlcard_uno_steps_per_s"] is None:
+        assert "rlcard is not installed" in captured.err
+    else:
+        assert result["ratio"] > 0
+        steps = [r["steps"] for r in result["runs"] if r["engine"] == "rlcard"]
+        assert len(steps) == 2 and all(s > 0 for s in steps)
+
+
+def test_vs_rlcard_without_rlcard(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without rlcard the script skips it cleanly (a message, exit 0)."""
+    monkeypatch.setitem(sys.modules, "rlcard", None)  # import rlcard -> ImportError
+    vs = _script("vs_rlcard")
+    assert vs.main(["--seconds", "0.02", "--reps", "1", "--players", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "rlcard is not installed" in captured.err
+    assert json.loads(captured.out.strip().splitlines()[-1])["rlcard_uno_steps_per_s"] is None

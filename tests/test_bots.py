@@ -1,0 +1,210 @@
+"""Bots: legal play under every preset and option, views only, levels (ISSUE 3)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from ono99 import Game, PlayerView
+from ono99.bots import BOTS, Bot, make_bot
+from ono99.bots.common import believed_world, pool_counts
+from ono99.cards import DRAW, FOUR_99, Card
+from ono99.determinize import unseen_cards
+from ono99.game import CARD_POINTS
+
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("mattel2022", 2, {}),
+    ("mattel2022", 4, {}),
+    ("mattel2022", 6, {}),
+    ("classic1980", 3, {}),
+    ("classic1980", 2, {"zero_ending_99": True}),
+    ("classic1980", 3, {"draw_penalty": True}),
+    ("classic1980", 3, {"scoring": "points"}),
+    ("classic1980", 4, {"scoring": "points", "points_mode": "lowest", "target": 60}),
+    (
+        "classic1980",
+        3,
+        {"scoring": "points", "target": 50, "zero_ending_99": True, "draw_penalty": True},
+    ),
+    ("gamerules", 3, {}),
+    ("gamerules", 2, {"draw_penalty": True}),
+]
+FAST_BOTS = ["random", "greedy", "heuristic", "easy", "medium"]
+
+
+def play(game: Game, bots: list[Bot], max_steps: int = 100_000) -> list[tuple[PlayerView, int]]:
+    """Play to the end, giving each bot only its view; return every (view, action)."""
+    seen = []
+    for _ in range(max_steps):
+        if game.is_over:
+            return seen
+        pending = game.pending_draw
+        seat = pending if pending is not None and pending != game.to_move else game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        action = bots[seat].act(view)
+        assert action in view.legal, (view.to_json(), action)
+        assert action in game.legal_actions(seat)
+        seen.append((view, action))
+        game.apply(action)
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), CONFIGS)
+@pytest.mark.parametrize("name", FAST_BOTS)
+def test_fast_bots_play_legal_actions(
+    name: str, rules: str, players: int, options: dict[str, Any]
+) -> None:
+    """Every bot returns a legal action in many games of every preset and option:
+    points-mode busts (R-END-3), the draw penalty (R-DRAW-1), zero-ending 99s (R-99-5),
+    Play 2 (R-P2), four 99s (R-99-3); every game ends with a winner (R-END-4)."""
+    for i in range(40):
+        g = Game(rules, players, options=options, seed=f"bots:{name}:{i}", events=False)
+        play(g, [make_bot(name, 1000 * i + s) for s in range(players)])
+        assert g.winner is not None
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), CONFIGS)
+def test_ismcts_plays_legal_actions(rules: str, players: int, options: dict[str, Any]) -> None:
+    """ISMCTS (small budget, mixed table) plays legal actions under every preset/option."""
+    for i in range(2):
+        g = Game(rules, players, options=options, seed=f"ismcts:{i}", events=False)
+        names = ["ismcts:8", "heuristic", "greedy", "random"]
+        play(g, [make_bot(names[s % 4], s + 10 * i) for s in range(players)])
+        assert g.winner is not None
+
+
+def test_every_registered_name_makes_a_bot() -> None:
+    for name in [*BOTS, "ismcts:3"]:
+        bot = make_bot(name, 1)
+        g = Game("mattel2022", 3, seed=5)
+        assert bot.act(g.view(0)) in g.legal_actions(0)
+
+
+def test_unknown_bot_names_are_rejected() -> None:
+    for bad in ("nobody", "ismcts:x", "ismcts:0", "greedy:3"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def test_levels_map_onto_bots() -> None:
+    from ono99.bots import GreedyBot, HeuristicBot, ISMCTSBot
+
+    assert isinstance(make_bot("easy"), GreedyBot)
+    assert isinstance(make_bot("medium"), HeuristicBot)
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert expert.iterations > hard.iterations
+
+
+def test_bots_get_views_that_hold_no_other_hands() -> None:
+    """R-SET-1: a bot's input is a PlayerView holding its own hand and only public facts
+    (hand sizes, piles); no attribute leads to the Game or another seat's cards."""
+    g = Game("mattel2022", 4, seed=3)
+    view = g.view(0)
+    assert isinstance(view, PlayerView)
+    assert view.hand == tuple(g.hands[0])
+    for name in view.__dataclass_fields__:
+        value = getattr(view, name)
+        assert not isinstance(value, Game)
+        if name == "hand":
+            continue
+        # no field equals another seat's hand (the game's lists are never shared)
+        for s in (1, 2, 3):
+            assert value is not g.hands[s]
+    assert view.laid_down == ((), (), (), ())
+    assert not hasattr(view, "hands") and not hasattr(view, "__dict__")  # slots: nothing added
+    for name in ["random", "greedy", "heuristic", "ismcts:5"]:
+        a = make_bot(name, 2).act(view)
+        assert a in view.legal
+
+
+def test_bot_decisions_depend_only_on_the_view() -> None:
+    """Two games that differ only in cards hidden from seat 0 give seat 0's bots the same
+    view and so the same (seeded) decisions."""
+    g1 = Game("mattel2022", 3, seed=11, events=False)
+    g2 = g1.copy()
+    # swap the two opponents' hands: invisible to seat 0 (equal sizes)
+    g2.hands[1], g2.hands[2] = g2.hands[2], g2.hands[1]
+    v1, v2 = g1.view(0), g2.view(0)
+    assert v1 == v2
+    for name in ["heuristic", "ismcts:30"]:
+        assert make_bot(name, 4).act(v1) == make_bot(name, 4).act(v2)
+
+
+def test_bots_always_draw_at_once() -> None:
+    """R-DRAW-1: under the draw penalty bots take the pending draw at once."""
+    g = Game("classic1980", 3, options={"draw_penalty": True}, seed=2)
+    g.apply(g.legal_actions(0)[0])
+    assert g.pending_draw == 0
+    for name in ["random", "greedy", "heuristic", "ismcts:5", "hard"]:
+        assert make_bot(name, 0).act(g.view(0)) == DRAW
+
+
+def _points_bust_game() -> Game:
+    for i in range(2000):
+        g = Game("classic1980", 3, options={"scoring": "points"}, seed=f"bust:{i}", events=False)
+        rng = random.Random(i)
+        while not g.is_over:
+            if g.must_bust_play and len(g.legal_actions()) >= 2:
+                return g
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError("no points-mode bust with a choice found")
+
+
+def test_points_bust_throws_the_highest_card() -> None:
+    """R-END-3: a bust in points mode plays the card that leaves the lowest hand score."""
+    g = _points_bust_game()
+    seat = g.to_move
+    assert seat is not None
+    view = g.view(seat)
+    assert view.bust_mode
+    best = max(view.legal, key=lambda c: CARD_POINTS[c])
+    for name in ["greedy", "heuristic", "ismcts:10", "hard"]:
+        assert make_bot(name, 0).act(view) == best
+
+
+def test_four_99s_are_discarded() -> None:
+    """R-99-3: with four ONO 99 cards, greedy and heuristic discard them (99x4)."""
+    n99 = int(Card.NINETY_NINE)
+    deal = ([[n99] * 4, [1, 2, 3, 4]], [5, 6, 7, 8, 9])
+    g = Game("mattel2022", 2, deals=[deal], seed=1)
+    view = g.view(0)
+    assert view.legal == (FOUR_99,)
+    for name in ["random", "greedy", "heuristic", "ismcts:5"]:
+        assert make_bot(name, 0).act(view) == FOUR_99
+
+
+def test_heuristic_aims_play2_and_keeps_escapes() -> None:
+    """R-P2-1, R-LIM-2: at a low total the heuristic dumps a high number and keeps its
+    escape cards; at a high total it throws Play 2 rather than wasting a -10."""
+    m10, p2, rev = int(Card.MINUS10), int(Card.PLAY2), int(Card.REVERSE)
+    deal = ([[10, m10, rev, p2], [1, 2, 3, 4]], [5, 6, 7, 8, 9])
+    g = Game("mattel2022", 2, deals=[deal], seed=1)
+    bot = make_bot("heuristic", 0)
+    assert bot.act(g.view(0)) == 10
+    deal2 = ([[15, m10, rev, p2], [9, 9, 8, 8]], [5, 6, 7, 8, 9])
+    g2 = Game("mattel2022", 2, deals=[deal2], seed=1)
+    g2.total = 95  # a test position: high total
+    g2._legal = g2._compute_legal()
+    assert bot.act(g2.view(0)) == p2
+
+
+def test_card_counting_and_belief_use_only_the_view() -> None:
+    """The unseen cards are deck − own hand − discard − laid-down; a believed world keeps
+    every public fact and the viewer's hand."""
+    g = Game("mattel2022", 3, seed=9, events=False)
+    rng = random.Random(0)
+    for _ in range(25):
+        g.apply(g.legal_actions()[0])
+    view = g.view(g.to_move or 0)
+    counts = pool_counts(view)
+    assert sum(counts) == len(unseen_cards(view))
+    w = believed_world(view, rng)
+    assert w.view(view.seat) == view
+    hidden = sorted(c for s in range(3) if s != view.seat for c in w.hands[s])
+    assert sorted(hidden + w.draw_pile) == sorted(unseen_cards(view))
+    assert sum(len(h) for h in w.hands) + len(w.draw_pile) + len(w.discard) == 112

@@ -1,0 +1,82 @@
+"""The README's examples must stay true (python-chess doctests its README too).
+
+Every ```python block of README.md runs: blocks with ``>>>`` examples as doctests, other
+blocks as plain code. The Quick start section is checked against CONTRACTS.md.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ono99 import replay
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+TEXT = README.read_text(encoding="utf-8")
+BLOCKS = [
+    (TEXT.count("\n", 0, m.start()) + 2, m.group(1))
+    for m in re.finditer(r"^```python\n(.*?)^```", TEXT, re.M | re.S)
+]
+
+
+def test_readme_has_python_examples() -> None:
+    assert any(">>>" in code for _, code in BLOCKS)
+
+
+@pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"line{n}" for n, _ in BLOCKS])
+def test_readme_python_block(line: int, code: str) -> None:
+    if ">>>" not in code:
+        exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "readme"})
+        return
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(code, {}, f"README.md:{line}", str(README), line - 1)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"README.md block at line {line}: see the doctest output above"
+
+
+def test_quick_start_contract() -> None:
+    """CONTRACTS.md: the first fenced block of "Quick start" holds exactly two command
+    lines, and .ci/run runs the second."""
+    m = re.search(r"^#+\s*Quick start.*?$(.*?)^```[^\n]*\n(.*?)^```", TEXT, re.M | re.S)
+    assert m, "README has no Quick start section with a fenced block"
+    lines = [ln.strip() for ln in m.group(2).splitlines() if ln.strip()]
+    assert len(lines) == 2
+    assert "ono99 play" in lines[0]
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert lines[1] in ci
+
+
+#: Every rule ID of the normative rules text (RULES.md); docs/rules.md explains each.
+RULE_IDS = (
+    [f"R-SET-{i}" for i in range(1, 7)]
+    + [f"R-TURN-{i}" for i in range(1, 5)]
+    + ["R-LIM-1", "R-LIM-2"]
+    + [f"R-99-{i}" for i in range(1, 6)]
+    + ["R-REV-1", "R-REV-2", "R-M10-1", "R-H-1"]
+    + [f"R-P2-{i}" for i in range(1, 7)]
+    + [f"R-END-{i}" for i in range(1, 5)]
+    + ["R-DRAW-1", "R-REC"]
+)
+
+
+def test_rules_doc_covers_every_rule() -> None:
+    doc = (README.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    missing = [rule for rule in RULE_IDS if f"**{rule}**" not in doc and f"({rule})" not in doc]
+    assert not missing
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/rules.md"])
+def test_example_records_replay(doc: str) -> None:
+    """The example records in the docs are legal games."""
+    text = (README.parent / doc).read_text(encoding="utf-8")
+    records = re.findall(r"^```json\n(.*?)^```", text, re.M | re.S)
+    assert records
+    for rec in records:
+        game = replay(json.loads(rec))
+        assert len(game.moves) == len(json.loads(rec)["moves"])

@@ -1,0 +1,290 @@
+"""The Textual table of ``ono99 play``, driven with Textual's pilot, in every language."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+from textual.containers import ScrollableContainer
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from ono99.cards import DRAW
+from ono99.i18n import LANGUAGES, set_language, translator
+from ono99.tui.app import OnoApp
+from ono99.tui.screens import ConfirmQuit, GameOver, HelpScreen, RoundSummary
+from ono99.tui.session import HUMAN, Session
+
+SIZE = (80, 24)
+
+#: one game per language, spread over the presets and player counts
+GAMES: dict[str, tuple[str, dict[str, Any], int]] = {
+    "en": ("mattel2022", {}, 4),
+    "ta": ("classic1980", {"draw_penalty": True}, 4),
+    "gu": ("classic1980", {"scoring": "points", "target": 60}, 5),
+    "uz": ("gamerules", {"draw_penalty": True}, 3),
+    "my": ("mattel2022", {}, 6),
+    "kn": ("classic1980", {}, 8),
+}
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    set_language("en")
+
+
+def use_language(lang: str) -> None:
+    try:
+        translator(lang)
+    except OSError:
+        pytest.skip(f"no compiled {lang} catalog yet")
+    set_language(lang)
+
+
+def make_app(rules: str, options: dict[str, Any], players: int, seed: int = 1,
+             **kw: Any) -> tuple[OnoApp, list[Session]]:  # fmt: skip
+    saved: list[Session] = []
+
+    def save(s: Session) -> str:
+        saved.append(s)
+        return "game.json"
+
+    def new(k: int) -> Session:
+        return Session(rules, players, options=options, bots="random", seed=seed + k)
+
+    kw.setdefault("bot_delay", 0.001)
+    kw.setdefault("draw_window", 0.002)
+    return OnoApp(new, save=save, **kw), saved
+
+
+def layout_problems(app: OnoApp) -> list[str]:
+    """Widgets whose text does not fit their box at this size (wide/combining scripts)."""
+    problems: list[str] = []
+    screen = app.screen
+    width, height = app.size
+    for w in screen.query("*"):
+        if not w.display or w.region.area == 0:
+            continue
+        r = w.region
+        scrolled = any(isinstance(a, ScrollableContainer) for a in w.ancestors)
+        if not scrolled and (r.right > width or r.bottom > height):
+            problems.append(f"{w!r} lies outside the screen: {r}")
+        title = w.border_title
+        if title and cell_len(str(title)) + 4 > w.outer_size.width:
+            problems.append(f"{w!r}: border title {title!r} is cut")
+        if not isinstance(w, Static) or isinstance(w, RichLog):
+            continue
+        content = w.content
+        if isinstance(content, str):
+            content = Text(content)
+        size = w.content_size
+        if size.width <= 0:
+            continue
+        console = Console(width=size.width, legacy_windows=False, color_system=None)
+        lines = console.render_lines(content, console.options, pad=False)
+        used = [line for line in lines if "".join(seg.text for seg in line).strip()]
+        if len(lines) > size.height and len(used) > size.height:
+            problems.append(f"{w!r}: {len(used)} lines in a {size.height}-line box")
+        for line in lines:
+            text = "".join(seg.text for seg in line)
+            if cell_len(text) > size.width:
+                problems.append(f"{w!r}: line {text!r} wider than {size.width}")
+    return problems
+
+
+def players_show_everyone(app: OnoApp) -> list[str]:
+    panel = app.query_one("#players", Static)
+    console = Console(width=panel.content_size.width, color_system=None)
+    text = "\n".join(
+        "".join(s.text for s in line)
+        for line in console.render_lines(panel.content, console.options, pad=False)
+    )
+    return [name for name in app.session.names if name not in text]
+
+
+async def play_to_the_end(app: OnoApp, pilot: Pilot[Any], seed: int) -> dict[str, int]:
+    """Play like a person: number keys, arrows + Enter, D to draw; Enter on summaries."""
+    rng = random.Random(seed)
+    seen = {"turns": 0, "rounds": 0, "checks": 0}
+    for _ in range(5_000):
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, GameOver):
+            assert not layout_problems(app), layout_problems(app)
+            return seen
+        if isinstance(screen, RoundSummary):
+            seen["rounds"] += 1
+            assert not layout_problems(app), layout_problems(app)
+            await pilot.press("enter")
+            continue
+        s = app.session
+        if s.waiting_for() == "you" and not app.busy:
+            seen["turns"] += 1
+            if seen["turns"] % 5 == 1:
+                seen["checks"] += 1
+                assert not layout_problems(app), layout_problems(app)
+                assert not players_show_everyone(app)
+            view = s.view()
+            if DRAW in view.legal and rng.random() < 0.7:
+                await pilot.press("d")
+                continue
+            legal = [i for i, a in enumerate(app.actions) if a in view.legal and a != DRAW]
+            i = rng.choice(legal)
+            if rng.random() < 0.5:
+                await pilot.press(str(i + 1))
+            else:
+                steps = (i - app.selected) % len(app.actions)
+                for _step in range(steps):
+                    await pilot.press("right")
+                await pilot.press("enter")
+        elif s.human_may_draw() and rng.random() < 0.5:
+            await pilot.press("d")
+        else:
+            await pilot.pause(0.005)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_whole_game_in_every_language(lang: str) -> None:
+    use_language(lang)
+    rules, options, players = GAMES[lang]
+    app, saved = make_app(rules, options, players, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not layout_problems(app), layout_problems(app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert not layout_problems(app), layout_problems(app)
+        await pilot.press("escape")
+        seen = await play_to_the_end(app, pilot, seed=7)
+        assert seen["checks"] > 0
+        assert app.session.is_over and saved == [app.session]
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_unplayable_card_is_explained_and_nothing_changes() -> None:
+    set_language("en")
+    app, _saved = make_app("mattel2022", {}, 2, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        s = app.session
+        g = s.game
+        g.hands[HUMAN] = [15, 9, 5, 3]  # an ONO 99 card and a 9 at total 92
+        g.total = 92
+        g._settle()
+        await app.refresh_table()
+        await pilot.press("1")
+        hint = str(app.query_one("#hint", Static).content)
+        assert "never be played" in hint
+        await pilot.press("2")
+        assert "9 would take the total to 101" in str(app.query_one("#hint", Static).content)
+        assert g.total == 92 and len(g.moves) == 0
+        await pilot.press("3")
+        assert g.moves == [5]
+
+
+async def test_quit_asks_first_and_saves_the_record() -> None:
+    set_language("en")
+    app, saved = make_app("mattel2022", {}, 3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmQuit)
+        assert saved == []
+        await pilot.press("q")
+        await pilot.press("y")
+    assert saved and app.return_code == 0
+
+
+async def test_draw_key_takes_the_pending_draw_before_the_next_bot_plays() -> None:
+    """R-DRAW-1: a short window after your play, D draws; waiting loses the card."""
+    set_language("en")
+    app, _saved = make_app(
+        "classic1980", {"draw_penalty": True}, 3, seed=4, bot_delay=0.001, draw_window=0.3
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        s = app.session
+        while s.waiting_for() != "you":
+            await pilot.pause(0.01)
+        view = s.view()
+        await pilot.press(str(app.actions.index(next(a for a in view.legal if a != DRAW)) + 1))
+        assert s.human_may_draw()
+        assert (
+            "Press D now" in str(app.query_one("#hint", Static).content) or s.waiting_for() == "you"
+        )
+        hand = len(s.view().hand)
+        await pilot.press("d")
+        assert len(s.view().hand) == hand + 1
+        log = "\n".join(line.text for line in app.query_one(RichLog).lines)
+        assert "You draw " in log
+        # next time, do nothing: the next card played (by anyone) loses it
+        lost = False
+        start_round = s.game.round
+        for _ in range(300):
+            log = "\n".join(line.text for line in app.query_one(RichLog).lines)
+            lost = "You did not draw in time" in log
+            if lost or s.is_over or s.game.round != start_round:
+                break
+            if s.waiting_for() == "you" and not app.busy:
+                view = s.view()
+                card = next(a for a in view.legal if a != DRAW)
+                await pilot.press(str(app.actions.index(card) + 1))
+            await pilot.pause(0.01)
+        assert lost or s.game.round != start_round or s.is_over
+
+
+async def test_play_again_starts_a_new_game() -> None:
+    set_language("en")
+    app, _saved = make_app("mattel2022", {}, 2, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_the_end(app, pilot, seed=3)
+        first = app.session
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.games == 1 and app.session is not first and not app.session.is_over
+        assert not isinstance(app.screen, GameOver)
+
+
+def test_cell_widths_match_the_terminal() -> None:
+    """Spacing marks take a cell, as tmux/xterm/VTE draw them (measured in tmux 3.3)."""
+    from ono99.tui.cells import use_terminal_widths
+
+    use_terminal_widths()
+    measured = {"ડ્રો": 3, "ပြောင်းပြန်": 9, "ಪ್ಲೇ 2": 5, "ப்ளே 2": 5, "நான்கு": 5, "ಅನಾ": 3,
+                "போ": 2, "ગુજરાતી": 6, "abc": 3, "日本": 4}  # fmt: skip
+    assert {s: cell_len(s) for s in measured} == measured
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize(
+    ("rules", "options", "players"),
+    [
+        ("mattel2022", {}, 6),
+        ("classic1980", {"scoring": "points", "draw_penalty": True}, 8),
+        ("gamerules", {"draw_penalty": True}, 8),
+    ],
+)
+async def test_every_preset_fits_80x24_in_every_language(
+    lang: str, rules: str, options: dict[str, Any], players: int
+) -> None:
+    use_language(lang)
+    app, _saved = make_app(rules, options, players, seed=1, bot_delay=60, draw_window=60)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not layout_problems(app), layout_problems(app)
+        assert not players_show_everyone(app)
+        if app.session.waiting_for() == "you":
+            for key in ("right", "right", "right"):
+                await pilot.press(key)
+                assert not layout_problems(app), layout_problems(app)
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuit)
+        assert not layout_problems(app), layout_problems(app)
+        await pilot.press("y")
