@@ -17,6 +17,7 @@ def card_name(card: int, rules: Rules) -> str:
     if card <= 10:
         return str(card)
     if card == Card.MINUS10:
+        # TRANSLATORS: the Minus Ten card, as printed on it
         return _("-10")
     if card == Card.REVERSE:
         return _("Reverse")
@@ -32,6 +33,7 @@ def action_name(action: int, rules: Rules) -> str:
     if action == 16:
         return _("four ONO 99 cards")
     if action == 17:
+        # TRANSLATORS: the move of taking your pending card (draw penalty rule)
         return _("draw")
     return card_name(action, rules)
 
@@ -43,6 +45,8 @@ def narrate(event: Event, names: Sequence[str], rules: Rules) -> str | None:
     info = event.info or {}
     if k == "play":
         assert event.card is not None
+        # TRANSLATORS: {card} is a card name (a number, Reverse, Play 2, Hold...);
+        # {total} is the new running total of the discard pile
         return _("{name} plays {card} — total {total}").format(
             name=who, card=card_name(event.card, rules), total=event.total
         )

@@ -1,7 +1,11 @@
 """Tournament logic: line-ups, seat rotation, seeds, one game, and the tally.
 
-Determinism: game ``i`` is played with the game seed ``"arena:K:i"`` and the bot in
-seat ``s`` is made with a seed derived from (K, i, s) only, so a game's result does
+Duplicate format: the ``players`` games of one rotation block (games ``i`` with the
+same ``i // players``) are dealt from the same seed, so every entry plays every seat
+of the same deal; the luck of the deal cancels out and fewer games tell bots apart.
+
+Determinism: game ``i`` is played with the game seed ``"arena:K:<i // players>"`` and
+the bot in seat ``s`` is made with a seed derived from (K, i, s) only, so a game's result does
 not depend on which worker plays it or in what order (backends just map
 :func:`play_games` over chunks of game indices and the results are sorted).
 
@@ -22,6 +26,7 @@ from ono99.bots import make_bot
 from ono99.cards import DRAW
 from ono99.errors import IllegalAction
 from ono99.game import Game
+from ono99.i18n import _
 from ono99.rules import make_rules
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "tally",
     "wilson",
     "bot_seed",
+    "game_seed",
 ]
 
 
@@ -91,17 +97,25 @@ def make_spec(
     ``games`` is rounded up to a multiple of ``players`` so that seats rotate evenly."""
     bots = [b.strip() for b in bots]
     if not bots or any(not b for b in bots):
-        raise ValueError("--bots needs a comma-separated list of bot names")
+        raise ValueError(_("--bots needs a comma-separated list of bot names"))
     for b in bots:
         make_bot(b, 0)  # unknown names fail here
     n = len(bots) if players is None else players
     if n < len(bots):
-        raise ValueError(f"{len(bots)} bots need at least {len(bots)} players, not {n}")
+        raise ValueError(
+            _("{bots} bots need at least {bots} players, not {players}").format(
+                bots=len(bots), players=n
+            )
+        )
     r = make_rules(rules, options)
     if not r.min_players <= n <= r.max_players:
-        raise ValueError(f"{rules} is for {r.min_players} to {r.max_players} players, not {n}")
+        raise ValueError(
+            _("{preset} is for {low} to {high} players, not {count}").format(
+                preset=rules, low=r.min_players, high=r.max_players, count=n
+            )
+        )
     if games < 1:
-        raise ValueError(f"--games must be at least 1, not {games}")
+        raise ValueError(_("--games must be at least 1, not {games}").format(games=games))
     games = math.ceil(games / n) * n
     return ArenaSpec(
         bots=tuple(bots),
@@ -112,6 +126,11 @@ def make_spec(
         games=games,
         seed=seed,
     )
+
+
+def game_seed(spec: ArenaSpec, game: int) -> str:
+    """The deal seed of game ``game``: shared by its rotation block (duplicate format)."""
+    return f"arena:{spec.seed}:{game // spec.players}"
 
 
 def bot_seed(seed: int, game: int, seat: int) -> int:
@@ -159,7 +178,7 @@ def play_game(spec: ArenaSpec, index: int, timed: bool = True) -> GameResult:
     g = Game(
         make_rules(spec.rules, spec.options),
         [spec.names[e] for e in seating],
-        seed=f"arena:{spec.seed}:{index}",
+        seed=game_seed(spec, index),
         events=False,
     )
     bots = [make_bot(spec.bots[e], bot_seed(spec.seed, index, s)) for s, e in enumerate(seating)]
@@ -219,6 +238,49 @@ def _percentile(sorted_xs: list[float], q: float) -> float:
     return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (k - lo)
 
 
+def _pairs(
+    spec: ArenaSpec, results: Sequence[GameResult], seats: list[list[int]]
+) -> list[dict[str, Any]]:
+    """Every pair of entries compared block by block (duplicate format): the mean over
+    rotation blocks of the difference of their win shares per seat held, its standard
+    error and z = diff / se. z > 1.645: the first is stronger with 95 % confidence."""
+    k = len(spec.names)
+    per_seat = [max(1, sum(seats[e])) for e in range(k)]
+    n_games = max(1, len(results))
+    blocks: dict[int, list[float]] = {}
+    sizes: dict[int, int] = {}
+    for r in results:
+        b = r.index // spec.players
+        share = blocks.setdefault(b, [0.0] * k)
+        sizes[b] = sizes.get(b, 0) + 1
+        for s in r.winners:
+            share[r.seating[s]] += 1.0 / len(r.winners)
+    out = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            ds = []
+            for blk, share in blocks.items():
+                # win share per game, divided by seats held per game
+                sa = share[a] / sizes[blk] / (per_seat[a] / n_games)
+                sb = share[b] / sizes[blk] / (per_seat[b] / n_games)
+                ds.append(sa - sb)
+            m = len(ds)
+            mean = sum(ds) / m if m else 0.0
+            var = sum((d - mean) ** 2 for d in ds) / (m - 1) if m > 1 else 0.0
+            se = math.sqrt(var / m) if m else 0.0
+            out.append(
+                {
+                    "a": spec.names[a],
+                    "b": spec.names[b],
+                    "diff": round(mean, 6),
+                    "se": round(se, 6),
+                    "z": round(mean / se, 3) if se > 0 else None,
+                    "blocks": m,
+                }
+            )
+    return out
+
+
 def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
     """The tournament's JSON result (CONTRACTS.md ``ono99 arena --json``) from the games'
     results, in game order: per bot games, wins (a shared win counts 1/k), win rate,
@@ -275,6 +337,7 @@ def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
         }
     return {
         "bots": bots,
+        "pairs": _pairs(spec, results, seats),
         "rules": spec.rules,
         "options": dict(spec.options),
         "players": spec.players,

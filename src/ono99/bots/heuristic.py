@@ -46,12 +46,11 @@ from ono99.view import PlayerView
 __all__ = ["HeuristicBot"]
 
 W_PRESSURE = 1.0
-W_SAFETY = 1.0
-W_ESCAPE = 0.05
+W_SAFETY = 0.5
+W_ESCAPE = 0.2
 W_SAFE_CARDS = 0.02
 W_DUMP = 0.002
 W_POINTS = 0.002
-W_OWE = 0.0
 #: model opponents' hands with HAND_BIAS (else uniformly from the unseen cards)
 BELIEF = True
 #: how much the total rises, per other player, before the bot moves again (estimate)
@@ -197,9 +196,6 @@ def _score(
         direction = -direction  # R-REV-1 (R-REV-2: a Hold with two players)
     nxt = next_seat(view.active, me, direction)
     pressure = _p_bust(ctx, t1, owes, view.hand_sizes[nxt]) if nxt != me else 0.0
-    if owes and nxt != me:
-        # two plays push the next player towards the limit and spend their escapes
-        extra += W_OWE * max(0, t1) / r.limit
     return extra + W_PRESSURE * pressure + _safety(ctx, rest, t1, n_active - 1)
 
 

@@ -36,7 +36,7 @@ import math
 import random
 
 from ono99.bots.base import Bot, register, register_param
-from ono99.bots.common import C99, CARD_POINTS, HOLD, M10, P2, REV, believed_world
+from ono99.bots.common import C99, CARD_POINTS, HOLD, M10, P2, REV, believed_world, is_escape
 from ono99.bots.heuristic import HeuristicBot
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
@@ -46,7 +46,7 @@ from ono99.view import PlayerView
 __all__ = ["ISMCTSBot", "DEFAULT_ITERATIONS", "rollout_choice"]
 
 #: iterations per decision of plain ``ismcts`` (the ``hard`` level's budget)
-DEFAULT_ITERATIONS = 100
+DEFAULT_ITERATIONS = 300
 #: rollouts longer than this are cut off and scored as a draw among the players left
 MAX_ROLLOUT = 600
 _SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
@@ -104,6 +104,7 @@ class ISMCTSBot(Bot):
         z: float = 1.0,
         belief: bool = True,
         critical_room: int = 40,
+        horizon: int = 0,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, not {iterations}")
@@ -116,6 +117,8 @@ class ISMCTSBot(Bot):
         self.z = z
         self.belief = belief
         self.critical_room = critical_room
+        #: plies of rollout before a static evaluation (0: to the end of the round)
+        self.horizon = horizon
         self.prior = HeuristicBot(seed ^ 0x5EED)
 
     def act(self, view: PlayerView) -> int:
@@ -231,7 +234,8 @@ class ISMCTSBot(Bot):
             node = best_edge.children
         eps = self.epsilon
         steps = 0
-        while g._to_move >= 0 and g.round == start_round and steps < MAX_ROLLOUT:
+        limit = self.horizon or MAX_ROLLOUT
+        while g._to_move >= 0 and g.round == start_round and steps < limit:
             if elimination and not g.alive[me]:
                 break
             if g._pending >= 0:
@@ -270,11 +274,33 @@ def _rewards(
         return r
     if scores0 is not None and g.scores is not None and g.scores != scores0:
         return [max(0.0, 1.0 - (g.scores[s] - scores0[s]) / 60.0) for s in range(n)]
-    # cut off (eliminated searcher, or a very long rollout): share among those left
-    left = [s for s in range(n) if g.alive[s]]
+    # cut off (rollout horizon, or an eliminated searcher): a static estimate from
+    # how many ways out each hand still has
+    rules = g.rules
+    room = rules.limit - g.total
+    strength = [0.0] * n
+    for s in range(n):
+        if g.active[s]:
+            v = 1.0
+            for c in g.hands[s]:
+                if is_escape(rules, c):
+                    v += 1.0
+                elif c < room:
+                    v += 0.5
+            strength[s] = v
+    live = [s for s in range(n) if strength[s] > 0]
     r = [0.0] * n
-    for s in left:
-        r[s] = 1.0 / len(left)
+    if not live:
+        return r
+    if g.rules.mode == "elimination":
+        tot = sum(strength[s] for s in live)
+        for s in live:
+            r[s] = strength[s] / tot
+        return r
+    inv = sum(1.0 / strength[s] for s in live)
+    for s in range(n):
+        if alive0[s]:
+            r[s] = 1.0 - ((1.0 / strength[s]) / inv if strength[s] > 0 else 0.0)
     return r
 
 

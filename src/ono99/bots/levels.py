@@ -5,8 +5,8 @@ level    bot                                           per decision
 ======== ============================================= ==========================
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
-hard     ismcts, 100 worlds (greedy rollouts)          median well under 100 ms
-expert   ismcts, 400 worlds                            about 4x hard
+hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
+expert   ismcts, 1200 worlds                           about 4x hard
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.

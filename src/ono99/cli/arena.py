@@ -18,6 +18,7 @@ import typer
 from ono99.cli import app, fail
 from ono99.cli.options import parse_options
 from ono99.errors import Ono99Error
+from ono99.i18n import _
 
 
 def _table(result: dict[str, Any]) -> str:
@@ -44,41 +45,49 @@ def _table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@app.command()
+@app.command(
+    help=_("Play bots against each other with rotated seats; win rates, 95% CIs, ratings.")
+)
 def arena(
     bots: Annotated[
         str,
         typer.Option(
             "--bots",
-            help="Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
-            "(N iterations), or a level easy/medium/hard/expert. A name may repeat.",
+            help=_(
+                "Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
+                "(N iterations), or a level easy/medium/hard/expert. A name may repeat."
+            ),
         ),
     ],
     players: Annotated[
-        int | None, typer.Option("--players", help="Players per game (default: number of bots).")
+        int | None, typer.Option("--players", help=_("Players per game (default: number of bots)."))
     ] = None,
     rules: Annotated[
-        str, typer.Option("--rules", help="Preset: mattel2022, classic1980, gamerules.")
+        str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
     ] = "mattel2022",
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", help="Rule option key=value (repeatable), e.g. scoring=points."),
+        typer.Option(
+            "--option", help=_("Rule option key=value (repeatable), e.g. scoring=points.")
+        ),
     ] = None,
     games: Annotated[
-        int, typer.Option("--games", help="Games to play (rounded up to a multiple of players).")
+        int, typer.Option("--games", help=_("Games to play (rounded up to a multiple of players)."))
     ] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
-    backend: Annotated[str, typer.Option("--backend", help="local (processes) or ray.")] = "local",
+    seed: Annotated[int, typer.Option("--seed", help=_("Tournament seed."))] = 0,
+    backend: Annotated[
+        str, typer.Option("--backend", help=_("local (processes) or ray."))
+    ] = "local",
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Worker processes (default: all CPU cores).")
+        int | None, typer.Option("--workers", help=_("Worker processes (default: all CPU cores)."))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
 ) -> None:
     """Play bots against each other with rotated seats; win rates, 95% CIs, ratings."""
     if backend not in ("local", "ray"):
-        raise fail(f"--backend must be local or ray, not {backend!r}")
+        raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
     if workers is not None and workers < 1:
-        raise fail(f"--workers must be at least 1, not {workers}")
+        raise fail(_("--workers must be at least 1, not {workers}").format(workers=workers))
     from ono99.arena import RayMissing, make_spec, run_games, tally
 
     try:
@@ -89,7 +98,7 @@ def arena(
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise fail("the ray backend needs Ray: pip install 'ono99[ray]'") from None
+            raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
     progress = None
     bar: Any = None
     if sys.stderr.isatty():
@@ -120,7 +129,7 @@ def arena(
     try:
         results = run_games(spec, backend, workers, progress)
     except RayMissing:
-        raise fail("the ray backend needs Ray: pip install 'ono99[ray]'") from None
+        raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
     finally:
         if bar is not None:
             bar.stop()
