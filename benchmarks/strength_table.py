@@ -1,8 +1,10 @@
 """Print the markdown strength table of docs/strength.md from benchmarks/results/*.json.
 
-For each table, adjacent levels are compared on the same games: the difference of win
-rates d = p_a - p_b has variance (p_a + p_b - d^2) / n (multinomial), and a level
-"beats" the one below with 95 % confidence when z = d / se > 1.645 (one-sided).
+For each table, adjacent levels are compared on the same games: the arena's ``pairs``
+entry (the difference of their win shares per seat held, averaged over rotation blocks
+of the duplicate format, with its standard error over blocks), or without it the
+multinomial variance (p_a + p_b - d^2) / n. A level "beats" the one below with 95 %
+confidence when z = d / se > 1.645 (one-sided).
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ def main() -> None:
                 d = pa - pb
                 var = (b["win_rate"] / sa**2 + lb["win_rate"] / sb**2 - d * d) / n
                 z = d / math.sqrt(var) if var > 0 else float("inf")
+                for pair in data.get("pairs", []):  # block-paired test (duplicate format)
+                    if {pair["a"], pair["b"]} == {name, lower} and pair["z"] is not None:
+                        z = pair["z"] if pair["a"] == name else -pair["z"]
                 ok = "yes" if z > 1.645 else "**no**"
                 verdict = f"{ok}: vs {lower}, z = {z:.1f}"
             lo, hi = b["ci95"]

@@ -98,11 +98,21 @@ def resolve_options(preset: str, options: Mapping[str, Any] | None) -> dict[str,
         if key not in allowed:
             raise OracleError(f"{preset} takes no option {key!r}")
     out = {**allowed, **opts}
+    for key in ("zero_ending_99", "draw_penalty"):
+        if key in out and not isinstance(out[key], bool):
+            raise OracleError(f"{key} must be true or false")
     if preset == CLASSIC:
         if out["scoring"] not in ("tokens", "points"):
             raise OracleError("scoring")
         if out["points_mode"] not in ("elimination", "lowest"):
             raise OracleError("points_mode")
+        target = out["target"]
+        if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
+            raise OracleError("target must be a positive integer")
+        if out["scoring"] != "points":  # "with points: target and points_mode"
+            if "target" in opts or "points_mode" in opts:
+                raise OracleError("target and points_mode need scoring 'points'")
+            del out["target"], out["points_mode"]
     return out
 
 

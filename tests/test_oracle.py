@@ -21,9 +21,28 @@ from typing import Any
 
 import pytest
 
-from ono99 import ACTION_CODES, Game, ReplayError, action_code, replay, state_json, to_record
+from ono99 import (
+    ACTION_CODES,
+    Game,
+    ReplayError,
+    RulesError,
+    action_code,
+    make_rules,
+    replay,
+    state_json,
+    to_record,
+)
 from ono99.records import apply_move, parse_record
-from oracle import DECKS, MATTEL, Oracle, OracleError, deck_of, from_record, hand_score
+from oracle import (
+    DECKS,
+    MATTEL,
+    Oracle,
+    OracleError,
+    deck_of,
+    from_record,
+    hand_score,
+    resolve_options,
+)
 
 FIELDS = (
     "total",
@@ -393,7 +412,7 @@ def test_golden_records_match_oracle(path: Path) -> None:
 def test_cli_replay_matches_oracle() -> None:
     """R-REC / CONTRACTS `ono99 replay - --json`: the CLI's final state of a finished
     random game of each preset and scoring mode equals the oracle's."""
-    cases = [
+    cases: list[tuple[str, dict[str, Any], int]] = [
         ("mattel2022", {}, 5),
         ("classic1980", {"zero_ending_99": True}, 6),
         ("classic1980", {"scoring": "points", "points_mode": "lowest", "draw_penalty": True}, 4),
@@ -416,3 +435,62 @@ def test_cli_replay_matches_oracle() -> None:
         )
         cli = json.loads(out.stdout)
         assert {f: cli[f] for f in FIELDS} == oracle_final, preset
+
+
+@pytest.mark.parametrize("preset", ["mattel2022", "classic1980", "gamerules"])
+def test_partial_deals_lie_on_top(preset: str) -> None:
+    """R-REC: a deal names every hand and only the top of the draw pile; the rest of the
+    deck lies under the named cards, for the first round and for a later one (R-END-2)."""
+    rng = random.Random(preset)
+    for trial in range(20):
+        n = 2 + trial % (MAX_PLAYERS[preset] - 1)
+        partial = []
+        for _ in range(2):
+            hands, draw = biased_deal(preset, n, rng)
+            partial.append((hands, draw[: rng.randrange(0, 6)]))
+        g = Game(preset, n, seed=trial, deals=partial, events=False)  # type: ignore[arg-type]
+        while g.legal_actions() and g.round == 1:
+            g.apply(rng.choice(g.legal_actions()))
+        full = to_record(g)["deals"]
+        for (hands, top), dealt in zip(partial, full, strict=False):
+            assert dealt["hands"] == hands
+            assert dealt["draw"][: len(top)] == top
+            everything = Counter(dealt["draw"])
+            for h in dealt["hands"]:
+                everything.update(h)
+            assert everything == deck_of(preset)
+        assert len(full) == (2 if g.round == 2 else 1)
+
+
+OPTION_CASES: list[tuple[str, dict[str, Any]]] = [
+    *CONFIGS,
+    ("mattel2022", {"draw_penalty": False}),
+    ("mattel2022", {"scoring": "points"}),
+    ("gamerules", {"zero_ending_99": False}),
+    ("gamerules", {"scoring": "tokens"}),
+    ("classic1980", {"bogus": 1}),
+    ("classic1980", {"scoring": "bogus"}),
+    ("classic1980", {"scoring": "points", "points_mode": "bogus"}),
+    ("classic1980", {"scoring": "points", "target": 0}),
+    ("classic1980", {"scoring": "points", "target": True}),
+    ("classic1980", {"scoring": "points"}),
+    ("classic1980", {"target": 50}),
+    ("classic1980", {"points_mode": "lowest"}),
+    ("classic1980", {"zero_ending_99": "yes"}),
+]
+
+
+@pytest.mark.parametrize("cfg", OPTION_CASES, ids=[_ids(c) for c in OPTION_CASES])
+def test_options_accepted_alike(cfg: tuple[str, dict[str, Any]]) -> None:
+    """R-SET-6: the engine and the oracle accept and reject the same option sets, and
+    fill in the same defaults."""
+    preset, options = cfg
+    try:
+        ours: dict[str, Any] | None = resolve_options(preset, options)
+    except OracleError:
+        ours = None
+    try:
+        theirs: dict[str, Any] | None = dict(make_rules(preset, options).options)
+    except RulesError:
+        theirs = None
+    assert ours == theirs

@@ -98,3 +98,26 @@ def test_points_bust_play_draws_by_itself() -> None:
     g.apply("7")
     assert hand_codes(g, 0) == sorted(["4", "10", "99", "6"])
     assert g.pending_draw is None and g.moves[-1] == 7
+
+
+@pytest.mark.parametrize("scoring", ["tokens", "points"])
+def test_own_pending_draw_comes_before_a_bust(scoring: str) -> None:
+    """R-LIM-2 with R-DRAW-1 (and R-END-3): between the two cards of a Double Play, a
+    player with no safe card whose own draw is pending has an "other legal action": they
+    do not bust (nor, in points mode, play an unsafe card) until they have drawn."""
+    g = scripted(
+        "classic1980",
+        "10 10 10 10 10 10 9 9 8 8",
+        ["P2 3 4 5", "2 10 10 10"],
+        "6 7 2",
+        options={"scoring": scoring, **PENALTY},
+    )
+    assert g.total == 94 and g.to_move == 0
+    play(g, "P2", "draw", "2")  # seat 0 draws a 6; seat 1 owes two; first card: 96
+    assert g.to_move == 1 and g.owes_two == 1 and g.pending_draw == 1
+    assert codes(g.legal_actions()) == ["draw"]  # no bust yet, no unsafe "10"
+    g.apply("draw")  # a 7: still no safe card
+    if scoring == "points":
+        assert set(codes(g.legal_actions())) == {"10", "7"}  # now the bust play
+    else:
+        assert g.round == 2 and g.tokens == [3, 2]  # busted by itself

@@ -9,8 +9,10 @@ the draw pile (:func:`ono99.bots.common.believed_world`, measured in play). In t
 world *every* root action is tried (paired samples: the same world and the same
 rollout random numbers for each), and below each root action an information-set tree
 whose edges are (seat, action) pairs is descended with UCB1 over the actions available
-in that world (availability counts), one edge is expanded and the round is finished
-with a fast greedy rollout policy (:func:`rollout_choice`).
+in that world (availability counts), one edge is expanded and a fast greedy rollout
+(:func:`rollout_choice`) plays ``horizon`` (8) more plies or to the end of the round.
+A rollout cut short is scored statically by how many ways out each hand still has
+(escape cards, numbers still safe): short rollouts are much less noisy than whole ones.
 
 What ONO 99 taught us (docs/strength.md): action values differ by a few per cent
 while a rollout's outcome is a coin toss, so an unanchored search mostly plays noise
@@ -19,7 +21,7 @@ another action beats it by ``z`` standard errors of the paired difference, and d
 search at all far from the limit (room above ``critical_room``), where choices hardly
 matter.
 
-The search horizon is the current round: in ``mattel2022`` (elimination) that is the
+Rewards at the end of the round: in ``mattel2022`` (elimination) the round is the
 whole game; with tokens (R-END-2) the round's loser scores 0 and the others 1; in
 points mode (R-END-3) each player scores ``1 - points gained / 60``. A game that ends
 gives 1 to the winner (shared wins split it). Each edge keeps the reward of the seat
@@ -104,7 +106,7 @@ class ISMCTSBot(Bot):
         z: float = 1.0,
         belief: bool = True,
         critical_room: int = 40,
-        horizon: int = 0,
+        horizon: int = 8,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, not {iterations}")
