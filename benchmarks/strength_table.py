@@ -35,9 +35,10 @@ def main() -> None:
         bots = sorted(data["bots"].items(), key=lambda kv: level(kv[0]))
         players = data["players"]
         opts = data["options"]
-        preset = data["rules"] + (
-            " " + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else ""
-        )
+        shown = {k: v for k, v in opts.items() if v not in (False, "tokens")}
+        preset = data["rules"] + "".join(f" {k}={v}" for k, v in shown.items())
+        if opts.get("scoring") == "tokens":
+            preset += " (tokens)"
         for i, (name, b) in enumerate(bots):
             seats = sum(b["seats"]) / n
             verdict = ""

@@ -35,8 +35,9 @@ def default_workers() -> int:
 def chunks(games: int, workers: int) -> list[range]:
     """Split ``range(games)`` into contiguous chunks (several per worker, for balance).
 
-    >>> chunks(10, 2)
-    [range(0, 2), range(2, 4), range(4, 6), range(6, 8), range(8, 10)]
+    >>> parts = chunks(40, 2)
+    >>> len(parts), parts[0], parts[-1]
+    (8, range(0, 5), range(35, 40))
     """
     size = max(1, min(50, games // (workers * 4) or 1))
     return [range(i, min(i + size, games)) for i in range(0, games, size)]

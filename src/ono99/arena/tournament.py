@@ -284,7 +284,9 @@ def _pairs(
 def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
     """The tournament's JSON result (CONTRACTS.md ``ono99 arena --json``) from the games'
     results, in game order: per bot games, wins (a shared win counts 1/k), win rate,
-    Wilson 95 % interval and decision time percentiles; seat counts; openskill ratings."""
+    Wilson 95 % interval, decision time percentiles (every call of ``act`` except
+    draws, forced moves included), games per seat, openskill (Plackett–Luce) rating;
+    and ``pairs``, the block-paired comparison of every two entries."""
     from openskill.models import PlackettLuce
 
     results = sorted(results, key=lambda r: r.index)

@@ -4,8 +4,9 @@ Each legal card is scored by a one-turn look-ahead:
 
 - **pressure**: the chance that the player who moves next has no way out at the new
   total, from card counting: the unseen cards are the deck minus the bot's hand, the
-  discard pile and laid-down hands (R-SET-1); the next player's hand is a random
-  draw of their (public) hand size from them. A Play 2 is scored by sampling that
+  discard pile and laid-down hands (R-SET-1); the next player's hand is a draw of
+  their (public) hand size from them, with the belief that hands hold more escape
+  cards and 99s than the draw pile (:data:`~ono99.bots.common.HAND_BIAS`). A Play 2 is scored by sampling that
   player's hand and checking whether they can answer it or make two safe plays
   (R-P2-1, R-P2-3), so Play 2 is aimed at players likely to bust; a Reverse changes
   who that player is (R-REV-1).
