@@ -56,13 +56,10 @@ def bot_names(count: int) -> list[str]:
 def resolve_level(level: str) -> tuple[str, str | None]:
     """The bot name to build for ``--bots LEVEL`` and a note to show, if any.
 
-    Any registered bot name is accepted. While no difficulty level is registered
-    yet, a level name plays random bots and the note says so. Anything else
-    raises :class:`ValueError` with a one-line reason."""
+    A difficulty level (easy, medium, hard, expert) or any registered bot name is
+    accepted; anything else raises :class:`ValueError` with a one-line reason."""
     if level in BOTS:
         return level, None
-    if level in LEVELS and not any(name in BOTS for name in LEVELS):
-        return "random", _("Bot levels are not available yet: you play against random bots.")
     choices = ", ".join(sorted({*LEVELS, *BOTS}))
     raise ValueError(
         _("unknown bot level {level!r} (choose {choices})").format(level=level, choices=choices)
