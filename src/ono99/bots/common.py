@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ono99.cards import Card
+from ono99.cards import DRAW, FOUR_99, Card
 from ono99.determinize import sample_world, unseen_cards
 from ono99.game import CARD_POINTS, Game
 from ono99.rules import Rules
@@ -29,6 +29,7 @@ __all__ = [
     "HAND_BIAS",
     "weighted_hand",
     "believed_world",
+    "forced_move",
 ]
 
 M10 = int(Card.MINUS10)
@@ -36,6 +37,22 @@ REV = int(Card.REVERSE)
 P2 = int(Card.PLAY2)
 HOLD = int(Card.HOLD)
 C99 = int(Card.NINETY_NINE)
+
+
+def forced_move(view: PlayerView) -> int | None:
+    """The move every careful bot makes without thinking, or None when there is a choice:
+    draw at once (R-DRAW-1), the only legal card, the points-mode bust card worth most
+    (R-END-3: it leaves the lowest hand score) and the four-99 discard (R-99-3)."""
+    legal = view.legal
+    if DRAW in legal:
+        return DRAW
+    if len(legal) == 1:
+        return legal[0]
+    if view.bust_mode:
+        return max(legal, key=lambda c: (CARD_POINTS[c], c))
+    if FOUR_99 in legal:
+        return FOUR_99
+    return None
 
 
 def is_safe(rules: Rules, card: int, total: int, first_of_two: bool, played_99: bool) -> bool:

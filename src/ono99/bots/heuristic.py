@@ -33,6 +33,7 @@ from ono99.bots.common import (
     HAND_BIAS,
     P2,
     REV,
+    forced_move,
     is_escape,
     is_safe,
     new_total,
@@ -40,7 +41,6 @@ from ono99.bots.common import (
     pool_counts,
     weighted_hand,
 )
-from ono99.cards import DRAW, FOUR_99
 from ono99.rules import Rules
 from ono99.view import PlayerView
 
@@ -211,15 +211,10 @@ class HeuristicBot(Bot):
         self.samples = samples
 
     def act(self, view: PlayerView) -> int:
+        forced = forced_move(view)
+        if forced is not None:
+            return forced
         legal = view.legal
-        if DRAW in legal:
-            return DRAW  # R-DRAW-1
-        if len(legal) == 1:
-            return legal[0]
-        if view.bust_mode:
-            return max(legal, key=lambda c: (CARD_POINTS[c], c))  # R-END-3
-        if FOUR_99 in legal:
-            return FOUR_99  # R-99-3
         ctx = _Ctx(view, self.rng, self.samples)
         hand = list(view.hand)
         first = view.plays_left == 2

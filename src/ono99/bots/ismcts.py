@@ -38,7 +38,17 @@ import math
 import random
 
 from ono99.bots.base import Bot, register, register_param
-from ono99.bots.common import C99, CARD_POINTS, HOLD, M10, P2, REV, believed_world, is_escape
+from ono99.bots.common import (
+    C99,
+    CARD_POINTS,
+    HOLD,
+    M10,
+    P2,
+    REV,
+    believed_world,
+    forced_move,
+    is_escape,
+)
 from ono99.bots.heuristic import HeuristicBot
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
@@ -124,15 +134,9 @@ class ISMCTSBot(Bot):
         self.prior = HeuristicBot(seed ^ 0x5EED)
 
     def act(self, view: PlayerView) -> int:
-        legal = view.legal
-        if DRAW in legal:
-            return DRAW  # R-DRAW-1: bots draw at once
-        if len(legal) == 1:
-            return legal[0]
-        if view.bust_mode:
-            return max(legal, key=lambda c: (CARD_POINTS[c], c))  # R-END-3
-        if FOUR_99 in legal:
-            return FOUR_99  # R-99-3
+        forced = forced_move(view)
+        if forced is not None:
+            return forced
         prior = self.prior.act(view)
         room = view.rules.limit - view.total
         if room > self.critical_room and view.owes_two is None:
