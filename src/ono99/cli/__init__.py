@@ -11,7 +11,7 @@ import sys
 import typer
 
 from ono99.errors import Ono99Error
-from ono99.i18n import LANGUAGES, N_, _, detect_language, set_language
+from ono99.i18n import LANGUAGES, N_, _, detect_language, get_language, set_language
 
 __all__ = ["app", "main"]
 
@@ -45,6 +45,25 @@ def fail(message: str, status: int = 2) -> typer.Exit:
     line = " ".join(str(message).split())
     print(f"ono99: error: {line}", file=sys.stderr)
     return typer.Exit(status)
+
+
+def use_language(lang: str | None) -> None:
+    """Switch to ``lang`` (None: keep the current one); an unknown or uninstalled
+    language is a one-line error with exit status 2."""
+    if lang is None or lang == get_language():
+        return
+    if lang not in LANGUAGES:
+        raise fail(
+            _("unknown language {lang} (choose {choices})").format(
+                lang=repr(lang), choices=", ".join(LANGUAGES)
+            )
+        )
+    try:
+        set_language(lang)
+    except OSError:
+        raise fail(
+            _("the {lang} translation is not installed").format(lang=LANGUAGES[lang])
+        ) from None
 
 
 def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -126,19 +145,7 @@ def _choose_language(argv: list[str]) -> tuple[str | None, list[str]]:
     except OSError:  # a catalog missing from a broken install: English, not a traceback
         set_language("en")
     lang, rest = _take_lang(argv)
-    if lang is not None:
-        if lang not in LANGUAGES:
-            raise fail(
-                _("unknown language {lang} (choose {choices})").format(
-                    lang=repr(lang), choices=", ".join(LANGUAGES)
-                )
-            )
-        try:
-            set_language(lang)
-        except OSError:
-            raise fail(
-                _("the {lang} translation is not installed").format(lang=LANGUAGES[lang])
-            ) from None
+    use_language(lang)
     app.info.help = _(APP_HELP)
     _translate_typer()
     return lang, rest

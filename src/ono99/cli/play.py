@@ -15,32 +15,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ono99.cli import app, fail
+from ono99.cli import app, fail, use_language
 from ono99.cli.options import parse_options
 from ono99.errors import Ono99Error
-from ono99.i18n import LANGUAGES, _, get_language, set_language
+from ono99.i18n import LANGUAGES, _
 from ono99.tui.session import DEFAULT_LEVEL, LEVELS, Session, resolve_level
 
 __all__ = ["play"]
-
-
-def _use_language(lang: str | None) -> None:
-    if lang is None:
-        return  # already chosen from the locale by ono99.cli.main
-    if lang not in LANGUAGES:
-        raise fail(
-            _("unknown language {lang} (choose {choices})").format(
-                lang=repr(lang), choices=", ".join(LANGUAGES)
-            )
-        )
-    if lang == get_language():
-        return
-    try:
-        set_language(lang)
-    except OSError:
-        raise fail(
-            _("the {lang} translation is not installed").format(lang=LANGUAGES[lang])
-        ) from None
 
 
 def _saver(path: str | None) -> Any:
@@ -123,7 +104,7 @@ def play(
         ),
     ] = None,
 ) -> None:
-    _use_language(lang)
+    use_language(lang)  # None: already chosen from the locale by ono99.cli.main
     try:
         bot_name, note = resolve_level(bots)
     except ValueError as e:

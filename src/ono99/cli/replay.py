@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ono99.cards import parse_action
-from ono99.cli import app, fail
+from ono99.cli import app, fail, use_language
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.i18n import _
 from ono99.narrate import narrate
@@ -54,18 +54,13 @@ def replay(
     ] = None,
 ) -> None:
     """Replay a game record; tell it move by move, or print the final state (--json)."""
-    from ono99.i18n import set_language
-
     if engine not in ("reference", "fast"):
         raise fail(
             _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
         )
     if engine == "fast":
         raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
-    try:
-        set_language(lang)
-    except ValueError as e:
-        raise fail(str(e)) from None
+    use_language(lang)
     try:
         rec: ParsedRecord = load_record(_read(file))
         game = rec.new_game(events=not as_json)
