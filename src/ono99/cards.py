@@ -16,6 +16,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from ono99.errors import RecordError
+from ono99.i18n import N_
 
 __all__ = [
     "Card",
@@ -85,16 +86,16 @@ def parse_action(text: str) -> Action:
     Raises :class:`RecordError` for anything else.
     """
     if not isinstance(text, str):
-        raise RecordError(f"a move must be a string card code, not {text!r}")
+        raise RecordError(N_("a move must be a string card code, not {value}"), value=repr(text))
     try:
         return _PARSE[text.strip().lower()]
     except KeyError:
-        raise RecordError(f"unknown card code {text!r}") from None
+        raise RecordError(N_("unknown card code {code}"), code=repr(text)) from None
 
 
 def parse_card(text: str) -> int:
     """Parse a card code (not ``99x4`` or ``draw``)."""
     action = parse_action(text)
     if action >= FOUR_99:
-        raise RecordError(f"{text!r} is not a card")
+        raise RecordError(N_("{code} is not a card"), code=repr(text))
     return action

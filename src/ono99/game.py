@@ -21,6 +21,7 @@ from typing import Any
 from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action, parse_card
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
+from ono99.i18n import N_
 from ono99.rules import Rules, deck_list, make_rules
 from ono99.view import PlayerView, view_of
 
@@ -117,28 +118,36 @@ class Game:
     ) -> None:
         if isinstance(rules, Rules):
             if options:
-                raise RulesError("pass options to make_rules, not with a Rules object")
+                raise RulesError(N_("pass options to make_rules, not with a Rules object"))
             self.rules = rules
         else:
             self.rules = make_rules(rules, options)
         r = self.rules
         if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
-            raise RulesError(f"players must be a count or a list of names, not {players!r}")
+            raise RulesError(
+                N_("players must be a count or a list of names, not {value}"), value=repr(players)
+            )
         n = players if isinstance(players, int) else len(players)
         if not r.min_players <= n <= r.max_players:
             raise RulesError(
-                f"{r.preset} is for {r.min_players} to {r.max_players} players, not {n} (R-SET-5)"
-            )
+                N_("{preset} is for {low} to {high} players, not {count}"),
+                rule="R-SET-5", preset=r.preset, low=r.min_players, high=r.max_players, count=n,
+            )  # fmt: skip
         if isinstance(players, int):
             names = [f"Player {i + 1}" for i in range(n)]
         else:
             names = [str(p) for p in players]
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise RecordError(f"seed must be an integer or a string, not {seed!r}")
+            raise RecordError(
+                N_("seed must be an integer or a string, not {value}"), value=repr(seed)
+            )
         if dealer is None:
             dealer = n - 1
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RecordError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+            raise RecordError(
+                N_("dealer must be a seat from 0 to {last}, not {value}"),
+                last=n - 1, value=repr(dealer),
+            )  # fmt: skip
         self.n = n
         self.names = names
         self.seed = seed
@@ -242,11 +251,11 @@ class Game:
             if isinstance(action, str):
                 action = parse_action(action)
             elif isinstance(action, bool) or not isinstance(action, int):
-                raise IllegalAction(f"{action!r} is not an action")
+                raise IllegalAction(N_("{action} is not an action"), action=repr(action))
         if not 0 <= action <= DRAW:
-            raise IllegalAction(f"{action!r} is not an action")
+            raise IllegalAction(N_("{action} is not an action"), action=repr(action))
         if self._to_move < 0:
-            raise IllegalAction("the game is over", "R-END")
+            raise IllegalAction(N_("the game is over"), "R-END")
         if self.round < len(self.given_deals):
             # The next round's given deal is checked against the seats still in
             # the game only when it is dealt: a bad one raises RecordError and
@@ -268,14 +277,14 @@ class Game:
         if action == DRAW:
             seat = self._pending
             if seat < 0:
-                raise IllegalAction("no draw is pending", "R-DRAW-1")
+                raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
             self._record(seat, action)
             self._pending = -1
             self._draw(seat, 1)
             self._settle()
             return seat
         if action not in self._legal:
-            raise IllegalAction(self._why_illegal(action))
+            raise self._why_illegal(action)
         p = self._to_move
         self.moves.append(action)  # _record, inlined
         self.move_seats.append(p)
@@ -643,7 +652,7 @@ class Game:
         """Validate a given deal on its own (R-REC): a hand (4 cards, or none for a
         seat already out) for every seat, cards as ints or codes, every card from the
         preset's deck and no more copies than it holds. Returns it as card ints."""
-        where = f"deal for round {index + 1}"
+        rnd = index + 1
         try:
             if isinstance(deal, Mapping):  # the record form {"hands": ..., "draw": ...}
                 raw_hands, raw_draw = deal["hands"], deal.get("draw", [])
@@ -652,12 +661,20 @@ class Game:
             hands = [list(h) for h in raw_hands]
             draw = list(raw_draw)
         except (TypeError, ValueError, KeyError):
-            raise RecordError(f"{where} must be (hands, draw pile top first)") from None
+            raise RecordError(
+                N_("deal for round {round} must be (hands, draw pile top first)"), round=rnd
+            ) from None
         if len(hands) != self.n:
-            raise RecordError(f"{where} has {len(hands)} hands for {self.n} players")
+            raise RecordError(
+                N_("deal for round {round} has {hands} hands for {players} players"),
+                round=rnd, hands=len(hands), players=self.n,
+            )  # fmt: skip
         for s, hand in enumerate(hands):
             if len(hand) not in (0, 4):
-                raise RecordError(f"{where}: seat {s} must get 4 cards (or none), not {len(hand)}")
+                raise RecordError(
+                    N_("deal for round {round}: seat {seat} must get 4 cards (or none), not {count}"),
+                    round=rnd, seat=s, count=len(hand),
+                )  # fmt: skip
         counts = list(self.rules.deck)
         parsed: list[list[int]] = []
         for cards in [*hands, draw]:
@@ -666,12 +683,17 @@ class Game:
                 if isinstance(card, str):
                     card = parse_card(card)
                 if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 16:
-                    raise RecordError(f"{where} names {card!r}, which is not a card")
-                if counts[card] == 0:
-                    what = "more copies of" if self.rules.deck[card] else "a card the deck lacks:"
                     raise RecordError(
-                        f"{where} names {what} {action_code(card)!r} ({self.rules.preset} deck)"
-                    )
+                        N_("deal for round {round} names {card}, which is not a card"),
+                        round=rnd, card=repr(card),
+                    )  # fmt: skip
+                if counts[card] == 0:
+                    raise RecordError(
+                        N_("deal for round {round} names more copies of {card} ({preset} deck)")
+                        if self.rules.deck[card]
+                        else N_("deal for round {round} names a card the deck lacks: {card} ({preset} deck)"),
+                        round=rnd, card=repr(action_code(card)), preset=self.rules.preset,
+                    )  # fmt: skip
                 counts[card] -= 1
                 out.append(card)
             parsed.append(out)
@@ -685,42 +707,60 @@ class Game:
             want = 4 if self.alive[s] else 0
             if len(hand) != want:
                 raise RecordError(
-                    f"deal for round {self.round}: seat {s} must get {want} cards, not {len(hand)}"
-                    + ("" if want else " (it is out of the game)")
-                )
+                    N_("deal for round {round}: seat {seat} must get {want} cards, not {count}")
+                    if want
+                    else N_("deal for round {round}: seat {seat} must get 0 cards, not {count} (it is out of the game)"),
+                    round=self.round, seat=s, want=want, count=len(hand),
+                )  # fmt: skip
         for card in [c for h in hands for c in h] + draw:
             deck.remove(card)
         return [h[:] for h in hands], draw[:]
 
-    def _why_illegal(self, action: int) -> str:
-        """A one-line reason, naming the rule, why ``action`` is not legal now."""
+    def _why_illegal(self, action: int) -> IllegalAction:
+        """The error to raise, naming the rule, for ``action`` not being legal now."""
         r = self.rules
         p = self._to_move
         who = self.names[p]
         hand = self.hands[p]
-        code = action_code(action)
+        code = repr(action_code(action))
         if action == FOUR_99:
             if not r.four_99:
-                return f"{r.preset} has no four-99 discard (R-99-3)"
-            return f"{who} does not hold four ONO 99 cards (R-99-3)"
+                return IllegalAction(
+                    N_("{preset} has no four-99 discard"), "R-99-3", preset=r.preset
+                )
+            return IllegalAction(N_("{name} does not hold four ONO 99 cards"), "R-99-3", name=who)
         if not r.card_in_deck(action):
-            return f"there is no {code!r} card in the {r.preset} deck"
+            return IllegalAction(
+                N_("there is no {card} card in the {preset} deck"), card=code, preset=r.preset
+            )
         if action not in hand:
-            return f"{who} (seat {p}) has no {code!r} in hand (R-TURN-1)"
+            return IllegalAction(
+                N_("{name} (seat {seat}) has no {card} in hand"),
+                "R-TURN-1", name=who, seat=p, card=code,
+            )  # fmt: skip
         if self._bust_mode:
-            return f"{code!r} cannot be the unsafe card played when out of safe cards (R-END-3)"
+            return IllegalAction(
+                N_("{card} cannot be the unsafe card played when out of safe cards"),
+                "R-END-3", card=code,
+            )  # fmt: skip
         if action == _99:
             if r.zero_ending_99:
                 if self.played_99:
-                    return "only one ONO 99 card may be played per turn (R-99-5)"
-                return "an ONO 99 card may be played only when the total ends in 0 (R-99-5)"
+                    return IllegalAction(
+                        N_("only one ONO 99 card may be played per turn"), "R-99-5"
+                    )
+                return IllegalAction(
+                    N_("an ONO 99 card may be played only when the total ends in 0"), "R-99-5"
+                )
             rule = "R-99-4" if r.preset == "classic1980" else "R-99-1"
-            return f"the ONO 99 card can never be played in {r.preset} ({rule})"
-        if action == _P2 and self.plays_left == 2:
-            return "a Double Play can never be the first of two plays (R-P2-3)"
-        if action <= 10:
-            return (
-                f"{code!r} would take the total from {self.total} to {self.total + action}; "
-                f"a safe card must be played (R-LIM-1, R-LIM-2)"
+            return IllegalAction(
+                N_("the ONO 99 card can never be played in {preset}"), rule, preset=r.preset
             )
-        return f"{code!r} is not legal now"
+        if action == _P2 and self.plays_left == 2:
+            return IllegalAction(N_("a Double Play can never be the first of two plays"), "R-P2-3")
+        if action <= 10:
+            return IllegalAction(
+                N_("{card} would take the total from {total} to {new_total}; a safe card must be played"),
+                "R-LIM-1, R-LIM-2", card=code, total=self.total, new_total=self.total + action,
+            )  # fmt: skip
+        return IllegalAction(N_("{card} is not legal now"), card=code)

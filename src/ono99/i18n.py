@@ -10,8 +10,10 @@ import gettext as _gettext
 import os
 from pathlib import Path
 
+from ono99.errors import Ono99Error
+
 __all__ = ["LANGUAGES", "LOCALE_DIR", "set_language", "get_language", "_", "ngettext", "N_",
-           "translator", "detect_language"]  # fmt: skip
+           "translator", "detect_language", "translate_error"]  # fmt: skip
 
 #: code -> name of the language in itself
 LANGUAGES: dict[str, str] = {
@@ -70,6 +72,16 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate the singular or plural form of a message, as the language's rules pick for ``n``."""
     return _current.ngettext(singular, plural, n)
+
+
+def translate_error(error: BaseException) -> str:
+    """The one-line message of ``error`` in the current language.
+
+    An :class:`~ono99.errors.Ono99Error` is translated from its English template and
+    params (the engine raises them in English); any other error is shown as it is."""
+    if isinstance(error, Ono99Error):
+        return error.translated(_)
+    return str(error)
 
 
 def N_(message: str) -> str:

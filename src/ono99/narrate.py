@@ -1,15 +1,20 @@
-"""Engine events told in words, as a person at the table would announce them."""
+"""Engine events told in words, as a person at the table would announce them.
+
+Events of the seat ``you`` (the reader's own seat, e.g. the human of the terminal
+game, who is named "You") are told in the second person: "You play 7 — total 17".
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ono99.cards import Card
 from ono99.events import Event
-from ono99.i18n import _, ngettext
+from ono99.i18n import LANGUAGES, _, ngettext, translator
 from ono99.rules import Rules
 
-__all__ = ["card_name", "narrate", "action_name"]
+__all__ = ["card_name", "narrate", "action_name", "you_seat"]
 
 
 def card_name(card: int, rules: Rules) -> str:
@@ -38,8 +43,35 @@ def action_name(action: int, rules: Rules) -> str:
     return card_name(action, rules)
 
 
-def narrate(event: Event, names: Sequence[str], rules: Rules) -> str | None:
-    """One line for ``event``, or None for events not worth announcing."""
+@functools.cache
+def _you_names() -> frozenset[str]:
+    """The word "You" in every language: the name the terminal game gives the human."""
+    names = {"you"}
+    for lang in LANGUAGES:
+        try:
+            names.add(translator(lang).gettext("You").casefold())
+        except OSError:  # a catalog missing from a broken install
+            continue
+    return frozenset(names)
+
+
+def you_seat(names: Sequence[str]) -> int | None:
+    """The one seat named "You" (in any of the languages: records of the terminal
+    game name the human so), or None."""
+    seats = [s for s, name in enumerate(names) if name.strip().casefold() in _you_names()]
+    return seats[0] if len(seats) == 1 else None
+
+
+def narrate(event: Event, names: Sequence[str], rules: Rules, you: int | None = None) -> str | None:
+    """One line for ``event``, or None for events not worth announcing.
+
+    Events of seat ``you`` are told in the second person ("You play 7 — total 17")."""
+    if you is not None:
+        info = event.info or {}
+        if event.kind == "game_over" and info.get("winner") == you:
+            return _("You win the game!")
+        if event.seat == you and event.kind not in ("reverse", "round_end", "game_over"):
+            return _narrate_you(event, rules)
     k = event.kind
     who = names[event.seat] if event.seat is not None else ""
     info = event.info or {}
@@ -104,4 +136,52 @@ def narrate(event: Event, names: Sequence[str], rules: Rules) -> str | None:
         if w is None:
             return None
         return _("{name} wins the game!").format(name=names[w])
+    return None
+
+
+def _narrate_you(event: Event, rules: Rules) -> str | None:
+    """``narrate`` for the reader's own seat: the second person."""
+    k = event.kind
+    info = event.info or {}
+    if k == "play":
+        assert event.card is not None
+        return _("You play {card} — total {total}").format(
+            card=card_name(event.card, rules), total=event.total
+        )
+    if k == "four99":
+        return _("You discard four ONO 99 cards — total {total}").format(total=event.total)
+    if k == "round_start":
+        return _("Round {round}: you start").format(round=info["round"])
+    if k == "draw":
+        count = int(info.get("count", 1))
+        cards = info.get("cards")
+        if count == 0:
+            return _("You cannot draw: no cards are left")
+        if cards:  # the terminal game shows the human the cards drawn
+            shown = " ".join(card_name(c, rules) for c in cards)
+            return ngettext("You draw {cards}", "You draw {cards}", len(cards)).format(cards=shown)
+        if rules.draw_penalty or count != 1:
+            return ngettext("You draw {count} card", "You draw {count} cards", count).format(
+                count=count
+            )
+        return None
+    if k == "owes_two":
+        return _("You must play two cards")
+    if k == "bust":
+        if event.card is not None:
+            return _("You have no safe card and give up {card}").format(
+                card=card_name(event.card, rules)
+            )
+        return _("You have no safe card")
+    if k == "out_of_round":
+        return _("You are out of the round")
+    if k == "token_lost":
+        n = int(info["tokens"])
+        return ngettext(
+            "You lose a token ({count} left)", "You lose a token ({count} left)", n
+        ).format(count=n)
+    if k == "eliminated":
+        return _("You are out of the game")
+    if k == "draw_lost":
+        return _("You did not draw in time and lose that card")
     return None

@@ -15,6 +15,7 @@ from typing import Any
 from ono99.cards import action_code, parse_action, parse_card
 from ono99.errors import IllegalAction, Ono99Error, RecordError
 from ono99.game import Deal, Game
+from ono99.i18n import N_
 
 __all__ = [
     "ReplayError",
@@ -33,8 +34,8 @@ _KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves"}
 class ReplayError(Ono99Error):
     """An illegal move in a record; ``move`` is its 0-based index."""
 
-    def __init__(self, message: str, move: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, move: int, /, **params: Any) -> None:
+        super().__init__(message, **params)
         self.move = move
 
 
@@ -76,52 +77,55 @@ class ParsedRecord:
 
 def _card_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of card codes")
+        raise RecordError(N_("{where} must be a list of card codes"), where=where)
     return [parse_card(c) if isinstance(c, str) else _bad_card(c, where) for c in value]
 
 
 def _bad_card(value: Any, where: str) -> int:
-    raise RecordError(f'{where}: {value!r} is not a card code (use strings such as "7")')
+    raise RecordError(
+        N_('{where}: {value} is not a card code (use strings such as "7")'),
+        where=where, value=repr(value),
+    )  # fmt: skip
 
 
 def parse_record(data: Any) -> ParsedRecord:
     """Validate a decoded JSON record (R-REC)."""
     if not isinstance(data, Mapping):
-        raise RecordError("a game record must be a JSON object")
+        raise RecordError(N_("a game record must be a JSON object"))
     rules = data.get("rules", "mattel2022")
     if not isinstance(rules, str):
-        raise RecordError(f"'rules' must be a preset name, not {rules!r}")
+        raise RecordError(N_("'rules' must be a preset name, not {value}"), value=repr(rules))
     options = data.get("options", {})
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise RecordError("'options' must be a JSON object")
+        raise RecordError(N_("'options' must be a JSON object"))
     if "players" not in data:
-        raise RecordError("the record has no 'players'")
+        raise RecordError(N_("the record has no 'players'"))
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, (int, list)):
-        raise RecordError("'players' must be a count or a list of names")
+        raise RecordError(N_("'players' must be a count or a list of names"))
     if isinstance(players, list) and not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' names must be strings")
+        raise RecordError(N_("'players' names must be strings"))
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise RecordError(f"'seed' must be an integer, not {seed!r}")
+        raise RecordError(N_("'seed' must be an integer, not {value}"), value=repr(seed))
     dealer = data.get("dealer")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
-        raise RecordError(f"'dealer' must be a seat number, not {dealer!r}")
+        raise RecordError(N_("'dealer' must be a seat number, not {value}"), value=repr(dealer))
     raw_deals = data.get("deals")
     if raw_deals is None:
         raw_deals = []
     if not isinstance(raw_deals, list):
-        raise RecordError("'deals' must be a list")
+        raise RecordError(N_("'deals' must be a list"))
     deals: list[Deal] = []
     for i, d in enumerate(raw_deals):
         where = f"deals[{i}]"
         if not isinstance(d, Mapping):
-            raise RecordError(f"{where} must be an object with 'hands' and 'draw'")
+            raise RecordError(N_("{where} must be an object with 'hands' and 'draw'"), where=where)
         hands = d.get("hands")
         if not isinstance(hands, list):
-            raise RecordError(f"{where} needs 'hands', a list of card-code lists")
+            raise RecordError(N_("{where} needs 'hands', a list of card-code lists"), where=where)
         deals.append(
             (
                 [_card_list(h, f"{where}.hands[{s}]") for s, h in enumerate(hands)],
@@ -130,7 +134,7 @@ def parse_record(data: Any) -> ParsedRecord:
         )
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise RecordError("'moves' must be a list of card codes")
+        raise RecordError(N_("'moves' must be a list of card codes"))
     return ParsedRecord(rules, dict(options), players, seed, dealer, deals, list(moves))
 
 
@@ -139,9 +143,14 @@ def load_record(text: str) -> ParsedRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise RecordError(
+            N_("not valid JSON: {reason} at line {line} column {column}"),
+            reason=e.msg,
+            line=e.lineno,
+            column=e.colno,
+        ) from None
     except RecursionError:
-        raise RecordError("not valid JSON: nested too deeply") from None
+        raise RecordError(N_("not valid JSON: nested too deeply")) from None
     return parse_record(data)
 
 
@@ -166,11 +175,15 @@ def apply_move(game: Game, index: int, move: Any) -> int:
     try:
         action = parse_action(move)
     except RecordError as e:
-        raise ReplayError(f"move {index} ({move!r}): {e}", index) from None
+        raise ReplayError(
+            N_("move {index} ({move}): {reason}"), index, index=index, move=repr(move), reason=e
+        ) from None
     try:
         return game.apply(action)
     except IllegalAction as e:
-        raise ReplayError(f"move {index} ({move!r}): {e}", index) from None
+        raise ReplayError(
+            N_("move {index} ({move}): {reason}"), index, index=index, move=repr(move), reason=e
+        ) from None
 
 
 def to_record(game: Game) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ono99.cards import Card
 from ono99.errors import RulesError
+from ono99.i18n import N_
 
 __all__ = ["Rules", "make_rules", "PRESETS", "deck_list"]
 
@@ -81,16 +82,20 @@ def deck_list(rules: Rules) -> list[int]:
 
 def _bool(preset: str, name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"{preset} option {name!r} must be true or false, not {value!r}")
+        raise RulesError(
+            N_("{preset} option {option} must be true or false, not {value}"),
+            preset=preset, option=repr(name), value=repr(value),
+        )  # fmt: skip
     return value
 
 
 def _choice(preset: str, name: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise RulesError(
-            f"{preset} option {name!r} must be one of {', '.join(map(repr, choices))}, "
-            f"not {value!r}"
-        )
+            N_("{preset} option {option} must be one of {choices}, not {value}"),
+            preset=preset, option=repr(name), choices=", ".join(map(repr, choices)),
+            value=repr(value),
+        )  # fmt: skip
     return str(value)
 
 
@@ -102,10 +107,16 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
     """
     opts = dict(options or {})
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesError(f"unknown rules preset {preset!r} (choose {', '.join(PRESETS)})")
+        raise RulesError(
+            N_("unknown rules preset {preset} (choose {choices})"),
+            preset=repr(preset), choices=", ".join(PRESETS),
+        )  # fmt: skip
     if preset == "mattel2022":
         if opts:
-            raise RulesError(f"mattel2022 takes no options (got {', '.join(map(repr, opts))})")
+            raise RulesError(
+                N_("{preset} takes no options (got {options})"),
+                preset=preset, options=", ".join(map(repr, opts)),
+            )  # fmt: skip
         return Rules(
             preset=preset, options={}, min_players=2, max_players=6, deck=_DECK_2022,
             limit=99, floor_zero=True, four_99=True, ninety_nine_sets=False,
@@ -120,20 +131,28 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
     )
     unknown = sorted(set(opts) - allowed)
     if unknown:
-        raise RulesError(f"{preset} does not take option {unknown[0]!r}")
+        raise RulesError(
+            N_("{preset} does not take option {option}"), preset=preset, option=repr(unknown[0])
+        )
     scoring = _choice(preset, "scoring", opts.get("scoring", "tokens"), ("tokens", "points"))
     target, points_mode = 0, ""
     if scoring == "points":
         target = opts.get("target", 100)
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-            raise RulesError(f"{preset} option 'target' must be a positive integer, not {target!r}")
+            raise RulesError(
+                N_("{preset} option {option} must be a positive integer, not {value}"),
+                preset=preset, option=repr("target"), value=repr(target),
+            )  # fmt: skip
         points_mode = _choice(
             preset, "points_mode", opts.get("points_mode", "elimination"), ("elimination", "lowest")
         )
     else:
         for name in ("target", "points_mode"):
             if name in opts:
-                raise RulesError(f"{preset} option {name!r} needs scoring 'points'")
+                raise RulesError(
+                    N_("{preset} option {option} needs scoring {scoring}"),
+                    preset=preset, option=repr(name), scoring=repr("points"),
+                )  # fmt: skip
     zero_ending = _bool(preset, "zero_ending_99", opts.get("zero_ending_99", False))
     draw_penalty = _bool(preset, "draw_penalty", opts.get("draw_penalty", False))
     resolved: dict[str, Any] = {"draw_penalty": draw_penalty}

@@ -26,7 +26,7 @@ from ono99.bots import make_bot
 from ono99.cards import DRAW
 from ono99.errors import IllegalAction
 from ono99.game import Game
-from ono99.i18n import _
+from ono99.i18n import N_, _
 from ono99.rules import make_rules
 
 __all__ = [
@@ -195,8 +195,9 @@ def play_game(spec: ArenaSpec, index: int, timed: bool = True) -> GameResult:
         dt = (clock() - t0) * 1000.0
         if action not in view.legal:
             raise IllegalAction(
-                f"bot {spec.names[seating[seat]]} chose {action!r}, not one of {view.legal}"
-            )
+                N_("bot {bot} chose {action}, not one of {legal}"),
+                bot=spec.names[seating[seat]], action=repr(action), legal=str(view.legal),
+            )  # fmt: skip
         if action != DRAW and timed:
             times[seating[seat]].append(dt)
         g.apply(action)

@@ -11,7 +11,15 @@ import sys
 import typer
 
 from ono99.errors import Ono99Error
-from ono99.i18n import LANGUAGES, N_, _, detect_language, get_language, set_language
+from ono99.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    detect_language,
+    get_language,
+    set_language,
+    translate_error,
+)
 
 __all__ = ["app", "main"]
 
@@ -180,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         sys.exit(2)
     except Ono99Error as e:
-        fail(str(e))
+        fail(translate_error(e))
         sys.exit(2)
     except KeyboardInterrupt:
         print("ono99: " + _("interrupted"), file=sys.stderr)

@@ -14,34 +14,69 @@ import sys
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
 
 from ono99.cli import app, fail
 from ono99.cli.options import parse_options
 from ono99.errors import Ono99Error
-from ono99.i18n import _
+from ono99.i18n import _, translate_error
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    """``text`` padded to ``width`` terminal cells (Tamil, Burmese... take fewer cells
+    than characters, so ``str.ljust`` would misalign them)."""
+    fill = " " * max(0, width - cell_len(text))
+    return fill + text if right else text + fill
+
+
+def _columns(rows: list[list[str]], widths: list[int]) -> list[str]:
+    """Rows of cells as aligned lines: the first column left, the others right; each
+    column as wide as ``widths`` asks or its widest cell."""
+    widths = [max(w, *(cell_len(row[i]) for row in rows)) for i, w in enumerate(widths)]
+    return [
+        " ".join(_pad(cell, w, i > 0) for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
+        for row in rows
+    ]
 
 
 def _table(result: dict[str, Any]) -> str:
+    preset = result["rules"] + (f" {json.dumps(result['options'])}" if result["options"] else "")
     lines = [
-        f"{result['rules']} {json.dumps(result['options']) + ' ' if result['options'] else ''}"
-        f"{result['players']} players, {result['games']} games, seed {result['seed']}, "
-        f"backend {result['backend']} ({result['workers']} workers)",
+        _(
+            "{rules} — players: {players}, games: {games}, seed: {seed}, "
+            "backend: {backend}, workers: {workers}"
+        ).format(
+            rules=preset,
+            players=result["players"],
+            games=result["games"],
+            seed=result["seed"],
+            backend=result["backend"],
+            workers=result["workers"],
+        ),
         "",
-        f"{'bot':<20} {'games':>6} {'wins':>9} {'win rate':>9} {'95% CI (Wilson)':>17} "
-        f"{'p50 ms':>8} {'p99 ms':>8}",
     ]
     bots = result["bots"]
+    rows = [
+        # TRANSLATORS: column headers of the arena table (ono99 arena); "p50 ms" and
+        # "p99 ms" are the median and 99th percentile of a bot's decision time
+        [_("bot"), _("games"), _("wins"), _("win rate"), _("95% CI (Wilson)"), _("p50 ms"),
+         _("p99 ms")],
+    ]  # fmt: skip
     for name, b in sorted(bots.items(), key=lambda kv: -kv[1]["win_rate"]):
         lo, hi = b["ci95"]
-        lines.append(
-            f"{name:<20} {b['games']:>6} {b['wins']:>9.2f} {b['win_rate']:>9.3f} "
-            f"{f'[{lo:.3f}, {hi:.3f}]':>17} {b['decision_ms']['p50']:>8.2f} "
-            f"{b['decision_ms']['p99']:>8.2f}"
-        )
-    lines += ["", f"{'rating (openskill)':<20} {'mu':>8} {'sigma':>8} {'ordinal':>8}"]
+        rows.append(
+            [name, str(b["games"]), f"{b['wins']:.2f}", f"{b['win_rate']:.3f}",
+             f"[{lo:.3f}, {hi:.3f}]", f"{b['decision_ms']['p50']:.2f}",
+             f"{b['decision_ms']['p99']:.2f}"]
+        )  # fmt: skip
+    lines += _columns(rows, [20, 6, 9, 9, 17, 8, 8])
+    # TRANSLATORS: OpenSkill rating columns; mu and sigma are the Greek letters'
+    # names (the rating and its uncertainty), ordinal = mu - 3 sigma
+    rows = [[_("rating (openskill)"), "mu", "sigma", _("ordinal")]]
     for name, b in sorted(bots.items(), key=lambda kv: -kv[1]["rating"]["ordinal"]):
         r = b["rating"]
-        lines.append(f"{name:<20} {r['mu']:>8.2f} {r['sigma']:>8.2f} {r['ordinal']:>8.2f}")
+        rows.append([name, f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"])
+    lines += ["", *_columns(rows, [20, 8, 8, 8])]
     return "\n".join(lines)
 
 
@@ -93,7 +128,7 @@ def arena(
     try:
         spec = make_spec(bots.split(","), players, rules, parse_options(option), games, seed)
     except (Ono99Error, ValueError) as e:
-        raise fail(str(e)) from None
+        raise fail(translate_error(e)) from None
     if backend == "ray":
         try:
             import ray  # noqa: F401

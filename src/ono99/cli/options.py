@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ono99.errors import RulesError
-from ono99.i18n import _
+from ono99.i18n import N_
 
 __all__ = ["parse_options"]
 
@@ -18,7 +18,7 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise RulesError(_("--option takes key=value, not {item}").format(item=repr(item)))
+            raise RulesError(N_("--option takes key=value, not {item}"), item=repr(item))
         try:
             out[key.strip()] = json.loads(value)
         except json.JSONDecodeError:

@@ -18,7 +18,7 @@ import typer
 from ono99.cli import app, fail, use_language
 from ono99.cli.options import parse_options
 from ono99.errors import Ono99Error
-from ono99.i18n import LANGUAGES, _
+from ono99.i18n import LANGUAGES, _, translate_error
 from ono99.tui.session import DEFAULT_LEVEL, LEVELS, Session, resolve_level
 
 __all__ = ["play"]
@@ -115,7 +115,7 @@ def play(
         options = parse_options(option)
         first = Session(rules, players, options=options, bots=bot_name, seed=seed)
     except Ono99Error as e:
-        raise fail(str(e)) from None
+        raise fail(translate_error(e)) from None
     base_seed = first.seed
 
     def new_session(k: int) -> Session:

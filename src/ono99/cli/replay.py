@@ -11,10 +11,10 @@ import typer
 
 from ono99.cards import parse_action
 from ono99.cli import app, fail, use_language
-from ono99.errors import IllegalAction, RecordError, RulesError
-from ono99.i18n import _
-from ono99.narrate import narrate
-from ono99.records import ParsedRecord, load_record, state_json
+from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
+from ono99.i18n import N_, _, translate_error
+from ono99.narrate import narrate, you_seat
+from ono99.records import ParsedRecord, ReplayError, load_record, state_json
 
 
 def _read(path: str) -> str:
@@ -23,11 +23,11 @@ def _read(path: str) -> str:
             return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(_("no such file: {path}").format(path=path)) from None
+        raise RecordError(N_("no such file: {path}"), path=path) from None
     except IsADirectoryError:
-        raise RecordError(_("{path} is a directory, not a game record").format(path=path)) from None
+        raise RecordError(N_("{path} is a directory, not a game record"), path=path) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(_("cannot read {path}: {reason}").format(path=path, reason=e)) from None
+        raise RecordError(N_("cannot read {path}: {reason}"), path=path, reason=str(e)) from None
 
 
 def _is_move_code(move: object) -> bool:
@@ -66,15 +66,16 @@ def replay(
         game = rec.new_game(events=not as_json)
     except (RecordError, RulesError) as e:
         if as_json:
-            print(json.dumps({"error": str(e), "move": None}))
-        raise fail(str(e)) from None
+            print(json.dumps({"error": str(e), "move": None}))  # English, as in the contract
+        raise fail(translate_error(e)) from None
     printed = 0
+    you = you_seat(game.names)  # the human of a terminal game: told as "You play 7"
 
     def tell() -> None:
         nonlocal printed
         events = game.events or []
         for ev in events[printed:]:
-            line = narrate(ev, game.names, game.rules)
+            line = narrate(ev, game.names, game.rules, you=you)
             if line:
                 print(line)
         printed = len(events)
@@ -86,18 +87,18 @@ def replay(
             game.apply(parse_action(move))
         except (IllegalAction, RecordError) as e:
             index: int | None = i
-            message = _("move {index} ({move}): {reason}").format(
-                index=i, move=repr(move), reason=e
+            error: Ono99Error = ReplayError(
+                N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
             )
             if isinstance(e, RecordError) and _is_move_code(move):
                 # a later deal of the record does not fit the seats still in the
                 # game: the record is bad (move null), not this move
-                index, message = None, str(e)
-            if as_json:
-                print(json.dumps({"error": message, "move": index}))
+                index, error = None, e
+            if as_json:  # the English message, as in the contract
+                print(json.dumps({"error": str(error), "move": index}))
             else:
                 tell()
-            raise fail(message) from None
+            raise fail(translate_error(error)) from None
     if as_json:
         print(json.dumps(state_json(game)))
     else:

@@ -23,7 +23,7 @@ from ono99.cards import DRAW
 from ono99.errors import RulesError
 from ono99.events import Event
 from ono99.game import Game
-from ono99.i18n import _
+from ono99.i18n import N_, _
 from ono99.records import to_record
 from ono99.rules import make_rules
 from ono99.tui.texts import why_not
@@ -83,12 +83,11 @@ class Session:
         preset = make_rules(rules, options)
         if not preset.min_players <= players <= preset.max_players:
             raise RulesError(
-                _("{preset} is for {low} to {high} players, not {count}").format(
-                    preset=preset.preset,
-                    low=preset.min_players,
-                    high=preset.max_players,
-                    count=players,
-                )
+                N_("{preset} is for {low} to {high} players, not {count}"),
+                preset=preset.preset,
+                low=preset.min_players,
+                high=preset.max_players,
+                count=players,
             )
         names = [_("You"), *bot_names(players - 1)]
         self.game = Game(preset, names, seed=self.seed)

@@ -1,6 +1,6 @@
 """The words of the terminal game, seen from the human's seat (all translated).
 
-Announcements about the human use "you" (``narrate`` speaks of third persons);
+Announcements about the human use "you" (``narrate(..., you=seat)``);
 reasons why a card cannot be played are worked out here from the human's
 :class:`~ono99.view.PlayerView`, never from the engine's private state.
 """
@@ -46,51 +46,14 @@ def direction_text(direction: int) -> str:
 
 def tell(event: Event, names: Sequence[str], rules: Rules, you: int = 0) -> str | None:
     """One announcement line for ``event``, or None when there is nothing to say."""
-    k = event.kind
     info = event.info or {}
-    if k == "game_over" and info.get("winner") == you:
-        return _("You win the game!")
-    if k == "draw" and event.seat != you and int(info.get("count", 1)) == 1:
-        return None  # bots draw at once: not worth a line
-    if event.seat != you or k in ("reverse", "round_end", "game_over"):
-        return narrate(event, names, rules)
-    if k == "play":
-        assert event.card is not None
-        return _("You play {card} — total {total}").format(
-            card=card_name(event.card, rules), total=event.total
-        )
-    if k == "four99":
-        return _("You discard four ONO 99 cards — total {total}").format(total=event.total)
-    if k == "round_start":
-        return _("Round {round}: you start").format(round=info["round"])
-    if k == "draw":
-        cards = info.get("cards")
-        if int(info.get("count", 1)) == 0:
-            return _("You cannot draw: no cards are left")
-        if cards:
-            shown = " ".join(card_name(c, rules) for c in cards)
-            return ngettext("You draw {cards}", "You draw {cards}", len(cards)).format(cards=shown)
-        return None
-    if k == "owes_two":
-        return _("You must play two cards")
-    if k == "bust":
-        if event.card is not None:
-            return _("You have no safe card and give up {card}").format(
-                card=card_name(event.card, rules)
-            )
-        return _("You have no safe card")
-    if k == "out_of_round":
-        return _("You are out of the round")
-    if k == "token_lost":
-        n = int(info["tokens"])
-        return ngettext(
-            "You lose a token ({count} left)", "You lose a token ({count} left)", n
-        ).format(count=n)
-    if k == "eliminated":
-        return _("You are out of the game")
-    if k == "draw_lost":
-        return _("You did not draw in time and lose that card")
-    return narrate(event, names, rules)
+    count = int(info.get("count", 1))
+    if event.kind == "draw" and count != 0:
+        if event.seat != you and count == 1:
+            return None  # bots draw at once: not worth a line
+        if event.seat == you and not info.get("cards"):
+            return None
+    return narrate(event, names, rules, you=you)
 
 
 def winner_text(winner: int | tuple[int, ...] | list[int] | None, names: Sequence[str]) -> str:
