@@ -414,3 +414,159 @@ def test_card_names_in_errors_stay_codes() -> None:
         g.apply(Card.PLAY2)
     for lang in TRANSLATED:
         assert "'P2'" in info.value.translated(translator(lang).gettext)
+
+
+# ------------------------------------------------ Typer's and Click's own words, bots
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_help_words_of_click_translated(lang: str) -> None:
+    """``ono99 --lang L --help``: "Usage:" and the help of --help in the language."""
+    p = run("--lang", lang, "--help")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith(tr(lang, "Usage:") + " ono99 ")
+    assert tr(lang, "Show this message and exit.") in p.stdout
+    assert "Usage:" not in p.stdout and "Show this message and exit." not in p.stdout
+
+
+def test_help_words_of_click_stay_english_in_english() -> None:
+    p = run("bench", "--help")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("Usage: ono99 bench [OPTIONS]")
+    assert "Show this message and exit." in p.stdout
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_arena_unknown_bot_is_translated(lang: str) -> None:
+    """``ono99 arena --lang L --bots bogus``: one translated line, exit status 2."""
+    from ono99.bots import make_bot
+
+    with pytest.raises(Ono99Error) as info:
+        make_bot("bogus")
+    assert str(info.value).startswith("unknown bot 'bogus' (choose ")
+    line = error_line(run("arena", "--lang", lang, "--bots", "bogus"))
+    assert "unknown bot" not in line and "choose" not in line
+    assert line == info.value.translated(translator(lang).gettext)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_play_unknown_bot_is_translated(lang: str) -> None:
+    """``ono99 play --plain --lang L --bots bogus``: one translated line, exit status 2."""
+    from ono99.bots import BOTS
+    from ono99.tui.session import LEVELS
+
+    line = error_line(run("play", "--plain", "--lang", lang, "--bots", "bogus"))
+    assert "unknown bot" not in line and "choose" not in line
+    want = tr(lang, "unknown bot level {level!r} (choose {choices})")
+    assert line == want.format(level="bogus", choices=", ".join(sorted({*LEVELS, *BOTS})))
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_replay_no_such_option_is_translated(lang: str) -> None:
+    """``ono99 replay --lang L --bogus``: Click's "No such option" in the language."""
+    line = error_line(run("replay", "--lang", lang, "--bogus"))
+    assert "No such option" not in line and "see ono99" not in line
+    message = tr(lang, "No such option: {option}").format(option="--bogus")
+    assert line == tr(lang, "{message} (see ono99 --help)").format(message=message)
+
+
+@pytest.mark.parametrize(
+    ("spec", "start"),
+    [
+        ("bogus", "unknown bot 'bogus' (choose "),
+        ("ismcts:x", "ismcts:N needs a whole number of iterations, not 'x'"),
+        ("ismcts:0", "ismcts:N needs at least 1 iteration, not 0"),
+    ],
+)
+def test_bot_name_errors_are_templates(spec: str, start: str) -> None:
+    """Unknown bots and bad ``ismcts:N``: still ValueErrors, English in ``str``,
+    translated in every language, and whole after pickling (arena workers)."""
+    from ono99.arena import make_spec
+    from ono99.bots import make_bot
+
+    with pytest.raises(ValueError) as info:
+        make_bot(spec)
+    err = info.value
+    assert isinstance(err, Ono99Error) and str(err).startswith(start)
+    back = pickle.loads(pickle.dumps(err))
+    assert str(back) == str(err)
+    for lang in TRANSLATED:
+        assert tr(lang, err.template)
+        text = back.translated(translator(lang).gettext)
+        assert text == err.translated(translator(lang).gettext) and start[:12] not in text
+    with pytest.raises(Ono99Error):
+        make_spec([spec, "random"], None, "mattel2022", {}, 2, 0)
+
+
+def test_arena_backend_error_is_a_template() -> None:
+    from ono99.arena import make_spec, run_games
+
+    spec = make_spec(["random", "random"], None, "mattel2022", {}, 2, 0)
+    with pytest.raises(Ono99Error) as info:
+        run_games(spec, "cloud")
+    assert str(info.value) == "--backend must be local or ray, not 'cloud'"
+    for lang in TRANSLATED:
+        assert "must be" not in info.value.translated(translator(lang).gettext)
+
+
+#: usage errors of Typer's Click (argv, what the English line says)
+USAGE_CASES = [
+    (["bench", "--jso"], "No such option: --jso (Possible options: --json)"),
+    (["bench", "-x"], "No such option: -x"),
+    (["bench", "--players"], "Option '--players' requires an argument."),
+    (["bench", "--json=1"], "Option '--json' does not take a value."),
+    (["arena"], "Missing option '--bots'."),
+    (["replay"], "Missing argument 'file'."),
+    (["bench", "--players", "x"], "Invalid value for '--players': Input should be a valid "
+     "integer, unable to parse string as an integer"),
+    (["bench", "--seconds", "x"], "Invalid value for '--seconds': Input should be a valid "
+     "number, unable to parse string as a number"),
+    (["bench", "--seconds", "0"], "Invalid value for '--seconds': Input should be greater "
+     "than or equal to 0.01"),
+    (["bench", "a", "b"], "Got unexpected extra argument(s) (a b)"),
+    (["benc"], "No such command 'benc'. Did you mean 'bench'?"),
+    (["frob"], "No such command 'frob'."),
+]  # fmt: skip
+ENGLISH_WORDS = ("No such", "Missing", "Invalid value", "requires", "does not take",
+                 "unexpected", "Did you mean", "Input should", "Possible", "see ono99")  # fmt: skip
+
+
+def _main_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    from ono99.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("ono99: error: "), err
+    return err.strip().removeprefix("ono99: error: ")
+
+
+@pytest.mark.parametrize(("argv", "want"), USAGE_CASES, ids=[" ".join(c[0]) for c in USAGE_CASES])
+def test_usage_errors_translated(
+    argv: list[str], want: str, capsys: pytest.CaptureFixture[str], english: None
+) -> None:
+    """Every usage error a user can meet from ``ono99`` (as the installed Typer words
+    it) is in the catalog: the English line is exactly Typer's, and each language has
+    none of its English words left."""
+    assert _main_error(capsys, "--lang", "en", *argv) == f"{want} (see ono99 --help)"
+    for lang in TRANSLATED:
+        line = _main_error(capsys, "--lang", lang, *argv)
+        assert not [w for w in ENGLISH_WORDS if w in line], (lang, line)
+
+
+def test_translate_usage_error_keeps_unknown_messages(english: None) -> None:
+    from ono99.cli.typer_i18n import USAGE_ERRORS, translate_usage_error
+
+    i18n.set_language("uz")
+    assert translate_usage_error("Something new from Click") == "Something new from Click"
+    for template in USAGE_ERRORS:
+        assert tr("uz", template)
+    nested = "Invalid value for '--x': Input should be greater than or equal to 3"
+    want = tr("uz", "Invalid value for {name}: {reason}").format(
+        name="'--x'",
+        reason=tr("uz", "Input should be greater than or equal to {limit}").format(limit=3),
+    )
+    assert translate_usage_error(nested) == want
+    i18n.set_language("en")
+    assert translate_usage_error(nested) == nested

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ono99.arena.tournament import ArenaSpec, GameResult, play_games
+from ono99.errors import Ono99Error
+from ono99.i18n import N_
 
 __all__ = ["BACKENDS", "RayMissing", "chunks", "default_workers", "run_games"]
 
@@ -116,6 +118,6 @@ def run_games(
     elif backend == "ray":
         results = list(_ray(spec, workers, progress))
     else:
-        raise ValueError(f"--backend must be local or ray, not {backend!r}")
+        raise Ono99Error(N_("--backend must be local or ray, not {backend}"), backend=repr(backend))
     results.sort(key=lambda r: r.index)
     return results

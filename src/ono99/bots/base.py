@@ -5,6 +5,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
+from ono99.errors import Ono99Error
+from ono99.i18n import N_
 from ono99.view import PlayerView
 
 __all__ = ["BOTS", "PARAM_BOTS", "Bot", "make_bot", "register", "register_param", "bot_names"]
@@ -71,4 +73,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     if sep and pfactory is not None:
         return pfactory(seed, arg)
     choices = ", ".join([*sorted(BOTS), *(f"{k}:N" for k in sorted(PARAM_BOTS))])
-    raise ValueError(f"unknown bot {name!r} (choose {choices})")
+    raise Ono99Error(N_("unknown bot {name} (choose {choices})"), name=repr(name), choices=choices)

@@ -97,6 +97,11 @@ class _Ctx:
                     bad += w
         return bad / (good + bad) if good + bad else 1.0
 
+    def p_bust(self, total: int, owes_two: bool, seat: int) -> float:
+        """Chance that ``seat`` cannot get through their turn at ``total`` (the belief; a
+        subclass may know better, see benchmarks/hand_knowledge.py)."""
+        return _p_bust(self, total, owes_two, self.view.hand_sizes[seat])
+
     def n_safe(self, total: int, first_of_two: bool, played_99: bool) -> int:
         r = self.rules
         return sum(
@@ -196,7 +201,7 @@ def _score(
     if card == REV and n_active > 2:
         direction = -direction  # R-REV-1 (R-REV-2: a Hold with two players)
     nxt = next_seat(view.active, me, direction)
-    pressure = _p_bust(ctx, t1, owes, view.hand_sizes[nxt]) if nxt != me else 0.0
+    pressure = ctx.p_bust(t1, owes, nxt) if nxt != me else 0.0
     return extra + W_PRESSURE * pressure + _safety(ctx, rest, t1, n_active - 1)
 
 
@@ -210,12 +215,16 @@ class HeuristicBot(Bot):
         self.rng = random.Random(seed)
         self.samples = samples
 
+    def context(self, view: PlayerView) -> _Ctx:
+        """What the bot works out once per decision (card counts, beliefs)."""
+        return _Ctx(view, self.rng, self.samples)
+
     def act(self, view: PlayerView) -> int:
         forced = forced_move(view)
         if forced is not None:
             return forced
         legal = view.legal
-        ctx = _Ctx(view, self.rng, self.samples)
+        ctx = self.context(view)
         hand = list(view.hand)
         first = view.plays_left == 2
         best, best_score = legal[0], float("-inf")

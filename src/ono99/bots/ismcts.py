@@ -52,7 +52,9 @@ from ono99.bots.common import (
 from ono99.bots.heuristic import HeuristicBot
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
+from ono99.errors import Ono99Error
 from ono99.game import Game
+from ono99.i18n import N_
 from ono99.view import PlayerView
 
 __all__ = ["ISMCTSBot", "DEFAULT_ITERATIONS", "rollout_choice"]
@@ -320,7 +322,11 @@ def _make_ismcts_n(seed: int, arg: str) -> Bot:
     try:
         iterations = int(arg)
     except ValueError:
-        raise ValueError(f"ismcts:N needs a whole number of iterations, not {arg!r}") from None
+        raise Ono99Error(
+            N_("ismcts:N needs a whole number of iterations, not {arg}"), arg=repr(arg)
+        ) from None
     if iterations < 1:
-        raise ValueError(f"ismcts:N needs at least 1 iteration, not {iterations}")
+        raise Ono99Error(
+            N_("ismcts:N needs at least 1 iteration, not {iterations}"), iterations=iterations
+        )
     return ISMCTSBot(seed, iterations=iterations)

@@ -10,6 +10,7 @@ import sys
 
 import typer
 
+from ono99.cli.typer_i18n import translate_typer, translate_usage_error
 from ono99.errors import Ono99Error
 from ono99.i18n import (
     LANGUAGES,
@@ -115,34 +116,6 @@ def _with_lang(argv: list[str], lang: str) -> list[str]:
     return argv
 
 
-#: Typer's own words in help and errors, translated through our catalog (see _translate_typer)
-TYPER_WORDS = (
-    N_("Arguments"),
-    N_("Options"),
-    N_("Commands"),
-    N_("default: {default}"),
-    N_("required"),
-    N_("env var: {var}"),
-    N_("(dynamic)"),
-    N_("Missing command."),
-    N_("No such command {name!r}."),
-    N_("Aborted!"),
-)
-
-
-def _translate_typer() -> None:
-    """Let Typer's help sections ("Options", "default: ...") speak the chosen language.
-
-    Typer looks its words up with :func:`gettext.gettext` at the time it formats help;
-    pointing that lookup at our catalog translates them (and leaves them English if a
-    future Typer stops doing it this way).
-    """
-    import typer.core
-
-    if callable(getattr(typer.core, "_", None)):
-        setattr(typer.core, "_", _)  # noqa: B010
-
-
 def _choose_language(argv: list[str]) -> tuple[str | None, list[str]]:
     """Set the language from ``--lang`` (else the locale) before any help text is built.
 
@@ -155,7 +128,7 @@ def _choose_language(argv: list[str]) -> tuple[str | None, list[str]]:
     lang, rest = _take_lang(argv)
     use_language(lang)
     app.info.help = _(APP_HELP)
-    _translate_typer()
+    translate_typer()
     return lang, rest
 
 
@@ -181,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
             print(e.format_message() if hasattr(e, "format_message") else e)
             sys.exit(0)
         fmt = getattr(e, "format_message", None)
-        line = " ".join((fmt() if callable(fmt) else str(e)).split())
+        line = translate_usage_error(" ".join((fmt() if callable(fmt) else str(e)).split()))
         print(
             "ono99: error: " + _("{message} (see ono99 --help)").format(message=line),
             file=sys.stderr,

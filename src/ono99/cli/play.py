@@ -108,7 +108,7 @@ def play(
     try:
         bot_name, note = resolve_level(bots)
     except ValueError as e:
-        raise fail(str(e)) from None
+        raise fail(translate_error(e)) from None
     if record is not None:
         _check_record_path(record)
     try:

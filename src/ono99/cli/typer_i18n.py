@@ -1,0 +1,195 @@
+"""Typer's and Click's own words in the chosen language: help ("Usage:", "Options",
+"Show this message and exit.") and usage errors ("No such option: --x").
+
+Typer looks up its words (help sections, "default: ...") with :func:`gettext.gettext`
+when it formats them; :func:`translate_typer` points that lookup at our catalog. The
+Click that Typer ships (``typer._click``) writes its words as plain English instead, so
+the two words of help are put through the catalog where Click writes them, and the
+usage errors are translated whole by :func:`translate_usage_error`: each English
+message of :data:`USAGE_ERRORS` is matched, then its translation filled in with the
+parts it names (``'--players'``). A word or message that a future Typer or Click
+writes differently stays English.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import importlib
+import inspect
+import re
+import string
+import sys
+from types import ModuleType
+from typing import Any
+
+from ono99.i18n import N_, _, ngettext
+
+__all__ = ["TYPER_WORDS", "HELP_WORDS", "USAGE_ERRORS", "translate_typer",
+           "translate_usage_error"]  # fmt: skip
+
+#: Typer's own words in help and errors, looked up with gettext by Typer itself
+TYPER_WORDS = (
+    N_("Arguments"),
+    N_("Options"),
+    N_("Commands"),
+    N_("default: {default}"),
+    N_("required"),
+    N_("env var: {var}"),
+    N_("(dynamic)"),
+    N_("Missing command."),
+    N_("No such command {name!r}."),
+    N_("Aborted!"),
+)
+
+# TRANSLATORS: start of the usage line of help ("Usage: ono99 [OPTIONS] COMMAND [ARGS]...")
+USAGE = N_("Usage:")
+# TRANSLATORS: what the --help option does
+SHOW_HELP = N_("Show this message and exit.")
+#: the words of help that Click writes in English
+HELP_WORDS = (USAGE, SHOW_HELP)
+
+#: the usage errors a user can meet (English exactly as Typer's Click writes them);
+#: the first that matches a message is used, so a longer form comes before a shorter
+USAGE_ERRORS = (
+    # TRANSLATORS: {option} is an option as typed (--jso); {options} the options it
+    # may have meant to be (--json)
+    N_("No such option: {option} (Possible options: {options})"),
+    N_("No such option: {option}"),
+    # TRANSLATORS: {option} is an option name in quotes ('--players'); "an argument"
+    # here means a value after the option
+    N_("Option {option} requires an argument."),
+    N_("Option {option} does not take a value."),
+    N_("Missing option {option}."),
+    # TRANSLATORS: {argument} is the name of a command's argument in quotes ('file')
+    N_("Missing argument {argument}."),
+    # TRANSLATORS: {name} is an option in quotes ('--players'), {reason} one of the
+    # messages below ("Input should be ...")
+    N_("Invalid value for {name}: {reason}"),
+    N_("Got unexpected extra argument(s) ({args})"),
+    # TRANSLATORS: {message} is an error (no such command), {suggestions} the
+    # commands it may have meant to be ('bench')
+    N_("{message}. Did you mean {suggestions}?"),
+    N_("Input should be a valid integer, unable to parse string as an integer"),
+    N_("Input should be a valid number, unable to parse string as a number"),
+    N_("Input should be greater than or equal to {limit}"),
+)
+#: the parts of a usage error that are messages themselves, translated too
+_NESTED = ("reason", "message")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A regular expression matching what ``template`` gives, a group per field."""
+    parts = []
+    for literal, field, _spec, _conversion in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field is not None:
+            parts.append(f"(?P<{field}>.+?)")
+    return re.compile("".join(parts), re.DOTALL)
+
+
+_PATTERNS = [(template, _pattern(template)) for template in USAGE_ERRORS]
+
+
+def translate_usage_error(message: str) -> str:
+    """``message``, a usage error of Typer's Click in English, in the current language;
+    a message not among :data:`USAGE_ERRORS` (or already translated) as it is."""
+    for template, pattern in _PATTERNS:
+        match = pattern.fullmatch(message)
+        if match is None:
+            continue
+        params = match.groupdict()
+        for key in _NESTED:
+            if key in params:
+                params[key] = translate_usage_error(params[key])
+        try:
+            return _(template).format(**params)
+        except (KeyError, IndexError, ValueError):
+            return message
+    return message
+
+
+def _loaded(package: str) -> list[ModuleType]:
+    return [
+        module
+        for name, module in list(sys.modules.items())
+        if module is not None and (name == package or name.startswith(package + "."))
+    ]
+
+
+def _click() -> str | None:
+    """The Click package that Typer uses: its own copy, else Click itself."""
+    for name in ("typer._click", "click"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        return name
+    return None
+
+
+def _use_our_gettext(click: str | None) -> None:
+    """Where Typer or its Click looks words up with gettext, look them up in our catalog."""
+    for module in [*_loaded("typer"), *(_loaded(click) if click == "click" else [])]:
+        if getattr(module, "_", None) is gettext.gettext:
+            setattr(module, "_", _)  # noqa: B010
+        if getattr(module, "ngettext", None) is gettext.ngettext:
+            setattr(module, "ngettext", ngettext)  # noqa: B010
+
+
+def _method(module: str, cls: str, name: str, param: str) -> tuple[type, Any] | None:
+    """``module.cls.name`` if it is a method taking ``param``, not wrapped here yet."""
+    try:
+        owner = getattr(importlib.import_module(module), cls)
+        method = getattr(owner, name)
+        params = inspect.signature(method).parameters
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return None
+    if not isinstance(owner, type) or param not in params or hasattr(method, "_ono99"):
+        return None
+    return owner, method
+
+
+def _translate_usage_prefix(click: str) -> None:
+    """The "Usage:" that starts help, written by ``HelpFormatter.write_usage``."""
+    found = _method(f"{click}.formatting", "HelpFormatter", "write_usage", "prefix")
+    if found is None:
+        return
+    owner, write_usage = found
+
+    @functools.wraps(write_usage)
+    def translated(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, _(USAGE) + " " if prefix is None else prefix)
+
+    translated._ono99 = True  # type: ignore[attr-defined]
+    setattr(owner, "write_usage", translated)  # noqa: B010
+
+
+def _translate_help_option(click: str) -> None:
+    """The help of ``--help``, made by ``Command.get_help_option``."""
+    found = _method(f"{click}.core", "Command", "get_help_option", "ctx")
+    if found is None:
+        return
+    owner, get_help_option = found
+
+    @functools.wraps(get_help_option)
+    def translated(self: Any, ctx: Any) -> Any:
+        option = get_help_option(self, ctx)
+        english = getattr(option, "_ono99_help", getattr(option, "help", None))
+        if english == SHOW_HELP:
+            option._ono99_help = english
+            option.help = _(SHOW_HELP)
+        return option
+
+    translated._ono99 = True  # type: ignore[attr-defined]
+    setattr(owner, "get_help_option", translated)  # noqa: B010
+
+
+def translate_typer() -> None:
+    """Let Typer's and Click's words of help speak the current language (and every
+    language chosen later); idempotent."""
+    click = _click()
+    _use_our_gettext(click)
+    if click is not None:
+        _translate_usage_prefix(click)
+        _translate_help_option(click)
