@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,13 +13,14 @@ from rich.console import Console
 from rich.text import Text
 from textual.containers import ScrollableContainer
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Checkbox, Input, RichLog, Select, Static
 
 from ono99.cards import DRAW
 from ono99.i18n import LANGUAGES, set_language, translator
 from ono99.tui.app import OnoApp
-from ono99.tui.screens import ConfirmQuit, GameOver, HelpScreen, RoundSummary
-from ono99.tui.session import HUMAN, Session
+from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen, RoundSummary
+from ono99.tui.session import HUMAN, NewGame, Session
+from ono99.tui.setup import NewGameScreen
 
 SIZE = (80, 24)
 
@@ -60,7 +62,17 @@ def make_app(rules: str, options: dict[str, Any], players: int, seed: int = 1,
 
     kw.setdefault("bot_delay", 0.001)
     kw.setdefault("draw_window", 0.002)
-    return OnoApp(new, save=save, **kw), saved
+    return OnoApp(new, start=start_random, save=save, **kw), saved
+
+
+#: the settings each new game was started with from the new-game screen
+STARTED: list[NewGame] = []
+
+
+def start_random(settings: NewGame) -> Session:
+    """The app's ``start`` factory for tests: the chosen settings, random (fast) bots."""
+    STARTED.append(settings)
+    return replace(settings, bots="random").session()
 
 
 def layout_problems(app: OnoApp) -> list[str]:
@@ -288,3 +300,148 @@ async def test_every_preset_fits_80x24_in_every_language(
         assert isinstance(app.screen, ConfirmQuit)
         assert not layout_problems(app), layout_problems(app)
         await pilot.press("y")
+
+
+# ---------------------------------------------------------------- the new-game screen
+
+
+def message(app: OnoApp) -> str:
+    return str(app.screen.query_one("#set-message", Static).content)
+
+
+async def open_settings_in_game(app: OnoApp, pilot: Pilot[Any]) -> None:
+    await pilot.press("n")
+    assert isinstance(app.screen, ConfirmNewGame)
+    await pilot.press("y")
+    await pilot.pause()
+    assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_new_game_from_game_over_with_the_keyboard() -> None:
+    """S at the end: classic1980, 3 players (R-SET-5), draw_penalty on (R-SET-6), a seed —
+    chosen with keys only (Tab, Enter/arrows in lists, Space on options); the new game
+    has them and plays to the end, and its record is saved like the first one's."""
+    set_language("en")
+    STARTED.clear()
+    app, saved = make_app("mattel2022", {}, 2, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_the_end(app, pilot, seed=3)
+        first = app.session
+        assert saved == [first]
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert not layout_problems(app), layout_problems(app)
+        # points options only for presets with scoring (R-SET-6)
+        assert not app.screen.query_one("#row-scoring").display
+        await pilot.press("enter", "down", "enter")  # rules: mattel2022 -> classic1980
+        assert app.screen.query_one("#set-rules", Select).value == "classic1980"
+        assert app.screen.query_one("#row-draw_penalty").display
+        assert app.screen.query_one("#row-target").disabled  # scoring is tokens
+        await pilot.press("tab", "enter", "down", "enter")  # players: 2 -> 3
+        assert app.screen.query_one("#set-players", Select).value == 3
+        await pilot.press("tab", "tab", "tab", "tab")  # bots, scoring, 99 option, draw penalty
+        assert app.screen.focused is app.screen.query_one("#set-draw_penalty", Checkbox)
+        await pilot.press("space")
+        assert app.screen.query_one("#set-draw_penalty", Checkbox).value
+        await pilot.press("tab", *"4242", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, NewGameScreen)
+        s = app.session
+        assert s is not first and not s.is_over
+        assert s.game.rules.preset == "classic1980" and s.game.n == 3 and s.seed == 4242
+        assert dict(s.game.rules.options) == {
+            "scoring": "tokens", "zero_ending_99": False, "draw_penalty": True
+        }  # fmt: skip
+        assert [NewGame("classic1980", 3, "random", dict(s.game.rules.options), 4242)] == STARTED
+        await play_to_the_end(app, pilot, seed=5)
+        assert saved == [first, s]
+        await pilot.press("enter")  # play again keeps the new settings, the next seed
+        await pilot.pause()
+        again = app.session
+        assert again is not s and again.game.rules == s.game.rules and again.seed == 4243
+        assert again.game.n == 3
+
+
+async def test_new_game_key_asks_first_and_escape_changes_nothing() -> None:
+    """N in a game asks like Q; N or Esc at any step leaves the game as it was."""
+    set_language("en")
+    STARTED.clear()
+    app, saved = make_app("mattel2022", {}, 3, seed=5, bot_delay=60, draw_window=60)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        s = app.session
+        moves = list(s.game.moves)
+        await pilot.press("n")
+        assert isinstance(app.screen, ConfirmNewGame)
+        assert not layout_problems(app), layout_problems(app)
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmNewGame) and not app.busy
+        await open_settings_in_game(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session is s and s.game.moves == moves and not s.is_over
+        assert len(app.screen_stack) == 1 and not app.busy
+        assert saved == [] and STARTED == []
+        if s.waiting_for() == "you":  # the game goes on
+            await pilot.press("1")
+            assert len(s.game.moves) > len(moves)
+
+
+async def test_invalid_settings_say_why_and_do_not_start() -> None:
+    """A seed that is not a number, a points target of 0 (R-SET-6): a one-line message,
+    nothing starts; then valid settings start, the abandoned game's record saved first."""
+    set_language("en")
+    STARTED.clear()
+    app, saved = make_app("mattel2022", {}, 3, seed=6, bot_delay=60, draw_window=60)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        s = app.session
+        await open_settings_in_game(app, pilot)
+        screen = app.screen
+        seed = screen.query_one("#set-seed", Input)
+        seed.focus()
+        await pilot.press(*"12x", "enter")
+        assert app.screen is screen and app.session is s and STARTED == []
+        assert "The seed must be a whole number" in message(app)
+        assert not layout_problems(app), layout_problems(app)
+        seed.value = "77"
+        screen.query_one("#set-rules", Select).value = "classic1980"
+        await pilot.pause()
+        screen.query_one("#set-scoring", Select).value = "points"
+        await pilot.pause()
+        target = screen.query_one("#set-target", Input)
+        assert not screen.query_one("#row-target").disabled and target.value == "100"
+        target.value = "0"
+        await pilot.click("#set-start")
+        assert app.screen is screen and STARTED == []
+        assert "'target' must be a positive integer" in message(app)
+        target.value = "60"
+        target.focus()
+        await pilot.press("enter")  # Enter in a field starts too
+        await pilot.pause()
+        assert app.screen is not screen and saved == [s]  # the abandoned game's record
+        new = app.session
+        assert new.seed == 77 and new.game.n == 3 and new.game.rules.target == 60
+        assert new.game.rules.options["points_mode"] == "elimination"
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_new_game_screen_fits_80x24_in_every_language(lang: str) -> None:
+    use_language(lang)
+    app, _saved = make_app("gamerules", {}, 8, seed=1, bot_delay=60, draw_window=60)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await open_settings_in_game(app, pilot)
+        screen = app.screen
+        for preset in ("mattel2022", "gamerules", "classic1980"):
+            screen.query_one("#set-rules", Select).value = preset
+            await pilot.pause()
+            assert not layout_problems(app), (preset, layout_problems(app))
+        screen.query_one("#set-scoring", Select).value = "points"
+        screen.query_one("#set-seed", Input).value = "seed?"
+        await pilot.click("#set-start")
+        assert app.screen is screen and message(app)
+        assert not layout_problems(app), layout_problems(app)
+        await pilot.press("escape")
+        assert len(app.screen_stack) == 1

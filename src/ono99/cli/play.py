@@ -10,6 +10,7 @@ import json
 import sys
 import tempfile
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,7 +20,7 @@ from ono99.cli import app, fail, use_language
 from ono99.cli.options import parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, _, translate_error
-from ono99.tui.session import DEFAULT_LEVEL, LEVELS, Session, resolve_level
+from ono99.tui.session import DEFAULT_LEVEL, LEVELS, NewGame, Session, resolve_level
 
 __all__ = ["play"]
 
@@ -63,6 +64,8 @@ def _check_record_path(path: str) -> None:
         "draw_penalty option there are no timers in plain mode: after your play the prompt "
         "comes again offering draw; an empty line or any card answer skips the draw."
     )
+    + "\n\n"
+    + _("N starts a new game with other settings (rules, players, bots, options, seed).")
 )
 def play(
     rules: Annotated[
@@ -112,16 +115,16 @@ def play(
     if record is not None:
         _check_record_path(record)
     try:
-        options = parse_options(option)
-        first = Session(rules, players, options=options, bots=bot_name, seed=seed)
+        settings = NewGame(rules, players, bot_name, parse_options(option), seed)
+        first = settings.session()
     except Ono99Error as e:
         raise fail(translate_error(e)) from None
     base_seed = first.seed
 
-    def new_session(k: int) -> Session:
+    def new_session(k: int) -> Session:  # play again: the same settings, the next seed
         if k == 0:
             return first
-        return Session(rules, players, options=options, bots=bot_name, seed=base_seed + k)
+        return replace(settings, seed=base_seed + k).session()
 
     save = _saver(record)
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
@@ -176,7 +179,7 @@ def _utf8_streams() -> None:
 def _run_app(new_session: Any, save: Any, note: str | None) -> int:
     from ono99.tui.app import OnoApp
 
-    game = OnoApp(new_session, save=save, note=note)
+    game = OnoApp(new_session, start=NewGame.session, save=save, note=note)
     try:
         status = game.run()
     except Exception as e:  # the app failed to start or stop

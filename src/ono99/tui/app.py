@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,22 +16,29 @@ from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from ono99.cards import DRAW
+from ono99.errors import Ono99Error
 from ono99.events import Event
-from ono99.i18n import _
+from ono99.i18n import _, translate_error
 from ono99.tui.cells import use_terminal_widths
-from ono99.tui.screens import ConfirmQuit, GameOver, HelpScreen, RoundSummary
-from ono99.tui.session import HUMAN, NotPlayable, Session
+from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen, RoundSummary
+from ono99.tui.session import HUMAN, NewGame, NotPlayable, Session
+from ono99.tui.setup import NewGameScreen
 from ono99.tui.texts import move_name, preset_title, rules_help, tell, winner_text
 from ono99.tui.widgets import HandBar, PlayersPanel, TotalPanel, new_total
 
 __all__ = ["OnoApp"]
 
+#: ``new_session(k)``: the k-th game with the starting settings (0 first; k > 0: play again)
 SessionFactory = Callable[[int], Session]
+#: ``start(settings)``: a game with settings chosen on the new-game screen
+Starter = Callable[[NewGame], Session]
 Saver = Callable[[Session], str | None]
 
 
 class OnoApp(App[int]):
-    """A game against bots. ``new_session(k)`` makes the k-th game (0 first)."""
+    """A game against bots. ``new_session(k)`` makes the k-th game (0 first);
+    ``start(settings)`` a game with other settings (N in a game, S at its end);
+    ``save(session)`` keeps each game's record when it ends or is abandoned."""
 
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
@@ -41,6 +50,7 @@ class OnoApp(App[int]):
         Binding("d", "draw", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("q", "quit_game", show=False),
+        Binding("n", "new_game", show=False),
         Binding("f", "fast", show=False),
         Binding("ctrl+q,ctrl+c", "quit_game", show=False, priority=True),
         *(Binding(str(i), f"play_key({i})", show=False) for i in range(1, 10)),
@@ -50,6 +60,7 @@ class OnoApp(App[int]):
         self,
         new_session: SessionFactory,
         *,
+        start: Starter = NewGame.session,
         save: Saver | None = None,
         note: str | None = None,
         bot_delay: float = 1.0,
@@ -58,6 +69,7 @@ class OnoApp(App[int]):
         use_terminal_widths()  # before anything is measured
         super().__init__()
         self.new_session = new_session
+        self.start = start
         self.save = save
         self.note = note
         self.bot_delay = bot_delay
@@ -98,14 +110,20 @@ class OnoApp(App[int]):
     async def start_game(self) -> None:
         self.query_one(RichLog).clear()
         self.selected = 0
+        self.last_bust = None
         await self.tell(self.session.events_so_far())
         await self.refresh_table()
         self.advance()
 
     def keys_text(self) -> str:
         if self.session.game.rules.draw_penalty:
-            return _("Number or ←/→ and Enter: play · D: draw · ?: rules · Q: quit")
-        return _("Number or ←/→ and Enter: play · ?: rules · Q: quit")
+            keys = _("Number or ←/→ and Enter: play · D: draw · ?: rules · Q: quit")
+        else:
+            keys = _("Number or ←/→ and Enter: play · ?: rules · Q: quit")
+        longer = keys + " · " + _("N: new game")
+        # N is listed where the line has room for it (the help screen always lists it)
+        room = self.query_one("#keys", Static).content_size.width or self.size.width - 2
+        return longer if cell_len(longer) <= room else keys
 
     async def refresh_table(self) -> None:
         view = self.session.view()
@@ -244,6 +262,9 @@ class OnoApp(App[int]):
 
     def game_over(self) -> None:
         self.saved_to = self.save(self.session) if self.save else None
+        self.show_game_over()
+
+    def show_game_over(self) -> None:
         note = None
         if self.saved_to:
             note = _("Game record saved to {path}").format(path=self.saved_to)
@@ -253,15 +274,56 @@ class OnoApp(App[int]):
             GameOver(winner_text(view.winner, view.names), view, note), self.after_game
         )
 
-    async def after_game(self, again: bool | None) -> None:
+    async def after_game(self, choice: str | None) -> None:
+        if choice == "settings":
+            self.choose_settings(cancelled=self.show_game_over)
+            return
         self.busy = False
-        if not again:
+        if choice != "again":
             self.exit(0)
             return
         self.games += 1
         self.fast = False
         self.session = self.new_session(self.games)
         await self.start_game()
+
+    def choose_settings(self, cancelled: Callable[[], None]) -> None:
+        """The new-game screen, filled in with this game's settings (a fresh seed)."""
+        current = replace(NewGame.of(self.session), seed=None)
+
+        async def chosen(settings: NewGame | None) -> None:
+            if settings is None or not await self.start_new(settings):
+                cancelled()
+
+        self.busy = True
+        self.push_screen(NewGameScreen(current), chosen)
+
+    async def start_new(self, settings: NewGame) -> bool:
+        """Abandon this game (its record saved first) for one with ``settings``;
+        later "play again" games keep the settings with the next seeds."""
+        try:
+            session = self.start(settings)
+        except Ono99Error as e:  # the screen validates, so this is a bug: say it, keep playing
+            self.notify(translate_error(e), severity="error")
+            return False
+        if not self.session.is_over and self.save:
+            self.saved_to = self.save(self.session)
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        self.games += 1
+        first, seed = self.games, session.seed
+        start = self.start
+
+        def again(k: int) -> Session:
+            return start(replace(settings, seed=seed + k - first))
+
+        self.new_session = again
+        self.session = session
+        self.fast = False
+        self.busy = False
+        await self.start_game()
+        return True
 
     # ------------------------------------------------------------------ keys
 
@@ -309,6 +371,7 @@ class OnoApp(App[int]):
                     "Keys: 1–9 play that card · ←/→ choose and Enter play · "
                     "D draw (draw penalty) · ? this help · Q quit"
                 ),
+                _("N: abandon this game and start a new one with other settings"),
                 _("▶ plays now · ×2 must play two cards · ✗ cannot be played now"),
             ]
         )
@@ -333,6 +396,26 @@ class OnoApp(App[int]):
                 self.advance()
 
         self.push_screen(ConfirmQuit(), done)
+
+    def action_new_game(self) -> None:
+        """N: abandon this game (asking first, like Q) and choose new settings."""
+        if len(self.screen_stack) > 1:  # a dialog is open (GameOver has its own key)
+            return
+        was_busy = self.busy
+        self.busy = True
+
+        def resume() -> None:
+            self.busy = was_busy
+            if not was_busy:
+                self.advance()
+
+        def done(answer: bool | None) -> None:
+            if answer:
+                self.choose_settings(cancelled=resume)
+            else:
+                resume()
+
+        self.push_screen(ConfirmNewGame(), done)
 
     # ------------------------------------------------------------------ errors
 

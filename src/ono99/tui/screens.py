@@ -1,4 +1,7 @@
-"""Modal screens: rules help, quit confirmation, round and game summaries."""
+"""Modal screens: rules help, quit and new-game confirmations, round and game summaries.
+
+The new-game settings screen is in :mod:`ono99.tui.setup`.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from ono99.i18n import _
 from ono99.tui.texts import standing_text
 from ono99.view import PlayerView
 
-__all__ = ["HelpScreen", "ConfirmQuit", "RoundSummary", "GameOver", "standings_table"]
+__all__ = ["HelpScreen", "ConfirmQuit", "ConfirmNewGame", "RoundSummary", "GameOver",
+           "standings_table"]  # fmt: skip
 
 
 def standings_table(view: PlayerView, gained: list[int] | None = None) -> Table:
@@ -67,13 +71,27 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", show=False),
     ]
 
+    def question(self) -> tuple[str, str]:
+        return _("Quit this game?"), _("Y: quit · N or Esc: keep playing")
+
     def compose(self) -> ComposeResult:
+        question, keys = self.question()
         with Vertical(id="dialog", classes="confirm"):
-            yield Static(Text(_("Quit this game?"), style="bold"))
-            yield Static(_("Y: quit · N or Esc: keep playing"))
+            yield Static(Text(question, style="bold"))
+            yield Static(keys)
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+
+class ConfirmNewGame(ConfirmQuit):
+    """Abandon this game for a new one? Y / N (the same keys as quitting)."""
+
+    def question(self) -> tuple[str, str]:
+        return (
+            _("Abandon this game and start a new one?"),
+            _("Y: choose the new game's settings · N or Esc: keep playing"),
+        )
 
 
 class RoundSummary(ModalScreen[None]):
@@ -102,12 +120,14 @@ class RoundSummary(ModalScreen[None]):
         self.dismiss(None)
 
 
-class GameOver(ModalScreen[bool]):
-    """The result; Enter plays again, Q quits."""
+class GameOver(ModalScreen[str]):
+    """The result; Enter plays again ("again"), S chooses other settings ("settings"),
+    Q quits ("quit")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,p", "answer(True)", show=False),
-        Binding("q,escape", "answer(False)", show=False),
+        Binding("enter,p", "answer('again')", show=False),
+        Binding("s,n", "answer('settings')", show=False),
+        Binding("q,escape", "answer('quit')", show=False),
     ]
 
     def __init__(self, result: str, view: PlayerView, note: str | None) -> None:
@@ -123,7 +143,7 @@ class GameOver(ModalScreen[bool]):
             yield Static(standings_table(self.view), classes="standings")
             if self.note:
                 yield Static(self.note, classes="note")
-            yield Static(_("Enter: play again · Q: quit"), classes="close")
+            yield Static(_("Enter: play again · S: other settings · Q: quit"), classes="close")
 
-    def action_answer(self, again: bool) -> None:
-        self.dismiss(again)
+    def action_answer(self, choice: str) -> None:
+        self.dismiss(choice)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ono99.bots import BOTS, Bot, make_bot
@@ -29,8 +30,8 @@ from ono99.rules import make_rules
 from ono99.tui.texts import why_not
 from ono99.view import PlayerView
 
-__all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "Session", "resolve_level",
-           "bot_names"]  # fmt: skip
+__all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "Session", "NewGame",
+           "resolve_level", "bot_names"]  # fmt: skip
 
 HUMAN = 0
 #: bot difficulty levels, easiest first (registered by ono99.bots when they exist)
@@ -181,3 +182,31 @@ class Session:
     def events_so_far(self) -> list[Event]:
         """Events not yet handed out (e.g. the first round_start)."""
         return self._drain(None)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The settings of a game, as ``ono99 play``'s flags or the new-game screen choose them.
+
+    ``bots`` is a level (or any registered bot name, see :func:`resolve_level`);
+    ``seed`` None picks a fresh random seed. :meth:`session` validates everything
+    (R-SET-5 player range, R-SET-6 options) by building the :class:`Session`.
+    """
+
+    rules: str = "mattel2022"
+    players: int = 4
+    bots: str = DEFAULT_LEVEL
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+    @classmethod
+    def of(cls, session: Session) -> NewGame:
+        """The settings ``session`` was made with (its options resolved, its seed)."""
+        g = session.game
+        return cls(g.rules.preset, g.n, session.level, dict(g.rules.options), session.seed)
+
+    def session(self) -> Session:
+        """A new game with these settings; raises :class:`~ono99.errors.Ono99Error`."""
+        return Session(
+            self.rules, self.players, options=dict(self.options), bots=self.bots, seed=self.seed
+        )

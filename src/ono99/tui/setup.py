@@ -1,0 +1,251 @@
+"""The new-game screen of ``ono99 play``: rules preset, players, bots, options, seed.
+
+What a preset takes comes from :mod:`ono99.rules` itself: the player range of
+:func:`~ono99.rules.make_rules` (R-SET-5) and the options it resolves (R-SET-6);
+the chosen settings are validated by ``make_rules`` before the screen closes, so
+an invalid combination gives a one-line message here and nothing starts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from ono99.cards import Card
+from ono99.errors import Ono99Error
+from ono99.i18n import _, translate_error
+from ono99.narrate import card_name
+from ono99.rules import PRESETS, make_rules
+from ono99.tui.session import LEVELS, NewGame
+from ono99.tui.texts import preset_title
+
+__all__ = ["NewGameScreen", "preset_options", "level_label"]
+
+#: the fields of the form, in order; each sits in a row ``#row-<name>``
+FIELDS = ("rules", "players", "bots", "scoring", "target", "points_mode", "zero_ending_99",
+          "draw_penalty", "seed")  # fmt: skip
+#: options that only count with scoring = points (R-END-3)
+POINTS_OPTIONS = ("target", "points_mode")
+
+
+def preset_options(preset: str) -> dict[str, Any]:
+    """The options ``preset`` takes with their defaults (R-SET-6), as rules.py resolves them;
+    with scoring, the points options (``target``, ``points_mode``) too."""
+    options = dict(make_rules(preset).options)
+    if "scoring" in options:
+        points = make_rules(preset, {"scoring": "points"}).options
+        options.update((k, points[k]) for k in POINTS_OPTIONS)
+    return options
+
+
+def level_label(level: str) -> str:
+    """A bot level in words (other bot names stay as they are)."""
+    labels = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard"), "expert": _("expert")}
+    return labels.get(level, level)
+
+
+class OptionCheck(Checkbox, inherit_bindings=False):
+    """An on/off option: Space toggles (Enter starts the game); the label says on or off."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", show=False),
+    ]
+
+    def __init__(self, value: bool, *, id: str) -> None:
+        super().__init__(self.word(value), value, compact=True, id=id)
+
+    @staticmethod
+    def word(value: bool) -> str:
+        return _("on") if value else _("off")
+
+    def watch_value(self) -> None:
+        self.label = self.word(self.value)
+
+
+class NewGameScreen(ModalScreen[NewGame | None]):
+    """Choose the settings of a new game; dismissed with a :class:`NewGame`, or None (Esc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", show=False),
+        Binding("enter", "start", show=False),
+    ]
+
+    def __init__(self, current: NewGame) -> None:
+        super().__init__()
+        self.current = current
+        self.levels = list(LEVELS)
+        if current.bots not in self.levels:
+            self.levels.append(current.bots)
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        cur = self.current
+        defaults = {**preset_options("classic1980"), **cur.options}
+        rules_99 = make_rules("classic1980")
+
+        def row(name: str, label: str) -> Horizontal:
+            return Horizontal(Label(label, classes="label"), id=f"row-{name}", classes="row")
+
+        with Vertical(id="dialog", classes="newgame"):
+            yield Static(Text(_("New game"), style="bold"), classes="title")
+            with row("rules", _("Rules")):
+                yield Select(
+                    [(preset_title(make_rules(p)), p) for p in PRESETS],
+                    value=cur.rules, allow_blank=False, compact=True, id="set-rules",
+                )  # fmt: skip
+            with row("players", _("Players")):
+                yield Select(
+                    self.player_choices(cur.rules),
+                    value=cur.players, allow_blank=False, compact=True, id="set-players",
+                )  # fmt: skip
+            with row("bots", _("Bots")):
+                yield Select(
+                    [(level_label(level), level) for level in self.levels],
+                    value=cur.bots, allow_blank=False, compact=True, id="set-bots",
+                )  # fmt: skip
+            with row("scoring", _("Scoring")):
+                yield Select(
+                    [(_("tokens"), "tokens"), (_("points"), "points")],
+                    value=defaults["scoring"], allow_blank=False, compact=True, id="set-scoring",
+                )  # fmt: skip
+            with row("target", _("Points target")):
+                yield Input(
+                    str(defaults["target"]), restrict=r"[0-9]*", max_length=6, compact=True,
+                    id="set-target",
+                )  # fmt: skip
+            with row("points_mode", _("At the target")):
+                yield Select(
+                    [
+                        (_("reaching it puts a player out"), "elimination"),
+                        (_("the game ends, fewest points wins"), "lowest"),
+                    ],
+                    value=defaults["points_mode"], allow_blank=False, compact=True,
+                    id="set-points_mode",
+                )  # fmt: skip
+            with row("zero_ending_99", _("{card} on totals ending in 0").format(
+                card=card_name(int(Card.NINETY_NINE), rules_99))
+            ):  # fmt: skip
+                yield OptionCheck(bool(defaults["zero_ending_99"]), id="set-zero_ending_99")
+            with row("draw_penalty", _("Draw penalty")):
+                yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
+            with row("seed", _("Seed")):
+                yield Input(
+                    "" if cur.seed is None else str(cur.seed),
+                    placeholder=_("empty: a new random deal"), max_length=12, compact=True,
+                    id="set-seed",
+                )  # fmt: skip
+            yield Static("", id="set-message")
+            with Horizontal(id="set-buttons"):
+                yield Button(_("Start"), variant="primary", compact=True, id="set-start")
+                yield Button(_("Cancel"), compact=True, id="set-cancel")
+            yield Static(_("Tab: next field · Enter: start · Esc: cancel"), classes="close")
+
+    def on_mount(self) -> None:
+        self.show_options()
+        self.query_one("#set-rules", Select).focus()
+
+    def player_choices(self, preset: str) -> list[tuple[str, int]]:
+        """R-SET-5: only the preset's player counts."""
+        r = make_rules(preset)
+        return [(str(n), n) for n in range(r.min_players, r.max_players + 1)]
+
+    def show_options(self) -> None:
+        """Rows for the options this preset takes (R-SET-6); points options only with points."""
+        preset = str(self.query_one("#set-rules", Select).value)
+        taken = preset_options(preset)
+        points = "scoring" in taken and self.query_one("#set-scoring", Select).value == "points"
+        for name in taken.keys() | {"scoring", "zero_ending_99", "draw_penalty", *POINTS_OPTIONS}:
+            self.query_one(f"#row-{name}").display = name in taken
+        for name in POINTS_OPTIONS:
+            self.query_one(f"#row-{name}").disabled = not points
+
+    def say(self, message: str) -> None:
+        self.query_one("#set-message", Static).update(Text(message, style="bold red"))
+
+    # ------------------------------------------------------------------ events
+
+    @on(Select.Changed, "#set-rules")
+    def rules_changed(self, event: Select.Changed) -> None:
+        players = self.query_one("#set-players", Select)
+        choices = self.player_choices(str(event.value))
+        old = players.value
+        players.set_options(choices)
+        counts = [n for _label, n in choices]
+        players.value = old if old in counts else min(max(int(str(old)), counts[0]), counts[-1])
+        self.show_options()
+        self.say("")
+
+    @on(Select.Changed, "#set-scoring")
+    def scoring_changed(self) -> None:
+        self.show_options()
+        self.say("")
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#set-start")
+    def start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#set-cancel")
+    def cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    # ------------------------------------------------------------------ actions
+
+    def settings(self) -> NewGame | str:
+        """The chosen settings, validated by rules.py, or a one-line reason why not."""
+        preset = str(self.query_one("#set-rules", Select).value)
+        taken = preset_options(preset)
+        options: dict[str, Any] = {}
+        if "scoring" in taken:
+            options["scoring"] = str(self.query_one("#set-scoring", Select).value)
+            if options["scoring"] == "points":
+                target = self.query_one("#set-target", Input).value.strip()
+                if not target.isdigit():
+                    return _("The points target must be a whole number above 0.")
+                options["target"] = int(target)
+                options["points_mode"] = str(self.query_one("#set-points_mode", Select).value)
+        for name in ("zero_ending_99", "draw_penalty"):
+            if name in taken:
+                options[name] = self.query_one(f"#set-{name}", Checkbox).value
+        seed_text = self.query_one("#set-seed", Input).value.strip()
+        seed: int | None = None
+        if seed_text:
+            try:
+                seed = int(seed_text)
+            except ValueError:
+                return _("The seed must be a whole number, or empty for a new random deal.")
+        players = self.query_one("#set-players", Select).value
+        settings = NewGame(
+            preset, int(str(players)), str(self.query_one("#set-bots", Select).value), options, seed
+        )
+        try:
+            r = make_rules(preset, options)  # R-SET-6
+        except Ono99Error as e:
+            return translate_error(e)
+        if not r.min_players <= settings.players <= r.max_players:  # R-SET-5
+            return _("{preset} is for {low} to {high} players, not {count}").format(
+                preset=preset, low=r.min_players, high=r.max_players, count=settings.players
+            )
+        return settings
+
+    def action_start(self) -> None:
+        settings = self.settings()
+        if isinstance(settings, str):
+            self.say(settings)
+            self.app.bell()
+            return
+        self.dismiss(settings)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
