@@ -31,24 +31,32 @@ import json
 import math
 import random
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ono99 import Game
 from ono99.bots.common import believed_world, forced_move
 from ono99.bots.heuristic import HeuristicBot
+from ono99.bots.inference import HandTracker
 from ono99.cards import DRAW, action_code
 from ono99.view import PlayerView, view_of
 
 
 def rollout_values(
-    view: PlayerView, worlds: int, rng: random.Random, samples: int
+    view: PlayerView,
+    worlds: int,
+    rng: random.Random,
+    samples: int,
+    make_world: Callable[[random.Random], Game],
 ) -> list[list[float]]:
-    """``values[w][i]``: the searcher's result (1 win, 0 loss, 1/k shared) in world ``w`` after
-    playing ``view.legal[i]``, then the heuristic everywhere to the end of the game."""
+    """``values[w][i]``: the searcher's result (1 win, 0 loss, 1/k shared) in world ``w``
+    (from ``make_world``) after playing ``view.legal[i]``, then the heuristic everywhere to
+    the end of the game."""
     me = view.seat
     out: list[list[float]] = []
     for _ in range(worlds):
-        world = believed_world(view, rng)
+        world = make_world(rng)
         seed = rng.getrandbits(64)
         row = []
         for action in view.legal:
@@ -69,6 +77,18 @@ def rollout_values(
                 row.append(1.0 if w == me else 0.0)
         out.append(row)
     return out
+
+
+def true_world(g: Game) -> Callable[[random.Random], Game]:
+    """Worlds that hold the true hands; only the order of the draw pile is sampled (it is
+    unknown to everyone, so this is the real expectation)."""
+
+    def make(rng: random.Random) -> Game:
+        w = g.copy()
+        rng.shuffle(w.draw_pile)
+        return w
+
+    return make
 
 
 def choose(values: list[list[float]], prior: int, z: float) -> int:
@@ -103,24 +123,43 @@ def main() -> None:
     )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="write every decision's values here (JSON lines)")
+    ap.add_argument(
+        "--choose",
+        choices=["belief", "infer", "truth"],
+        default="belief",
+        help="worlds the card is chosen on: the card-counting belief, that belief conditioned "
+        "on the others' plays since the last move (HandTracker), or the true hands (cheating)",
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
     out = open(args.out, "w") if args.out else None  # noqa: SIM115
     gains: list[float] = []
     changed = 0
+    kept = fallbacks = 0
+    half = max(1, args.worlds // 2)
     for i in range(args.games):
         g = Game(args.rules, args.players, seed=f"values:{args.seed}:{i}", events=False)
         bots = [HeuristicBot(i * 31 + s) for s in range(args.players)]
+        trackers = [HandTracker(HeuristicBot(i * 31 + s + 7, samples=4).act) for s in range(g.n)]
         while g.to_move is not None:
             p = g.to_move
             view = g.view(p)
             action = bots[p].act(view)
             critical = view.rules.limit - view.total <= args.room or view.owes_two is not None
             if forced_move(view) is None and critical:
-                values = rollout_values(view, args.worlds, rng, args.samples)
+                truth = true_world(g)
+                tracker = trackers[p]
+                chooser: Callable[[random.Random], Game]
+                if args.choose == "truth":
+                    chooser = truth
+                elif args.choose == "infer":
+                    chooser = partial(tracker.world, view)
+                else:
+                    chooser = partial(believed_world, view)
+                values = rollout_values(view, half, rng, args.samples, chooser)
+                held = rollout_values(view, half, rng, args.samples, truth)
                 prior = view.legal.index(action)
-                pick = choose(values[1::2], prior, args.z)
-                held = values[0::2]
+                pick = choose(values, prior, args.z)
                 gain = sum(row[pick] - row[prior] for row in held) / len(held)
                 gains.append(gain)
                 changed += pick != prior
@@ -138,14 +177,17 @@ def main() -> None:
                         },
                     }
                     out.write(json.dumps(rec) + "\n")
+            trackers[p].saw(view, action)
             g.apply(action)
+        kept += sum(t.kept for t in trackers)
+        fallbacks += sum(t.fallbacks for t in trackers)
         print(f"game {i + 1}/{args.games}: {len(gains)} decisions", file=sys.stderr)
     n = len(gains)
     mean = sum(gains) / n if n else 0.0
     se = math.sqrt(sum((x - mean) ** 2 for x in gains) / max(1, n - 1) / max(1, n))
     per_game = n / args.games / args.players  # searched decisions per seat per game
     print(f"{n} decisions searched ({per_game:.2f} per seat per game), {changed} changed")
-    print(f"gain per decision {mean:+.5f} ± {se:.5f} (1 SE, split halves)")
+    print(f"gain per decision {mean:+.5f} ± {se:.5f} (1 SE, held-out true-hand worlds)")
     print(f"gain in win rate per game {mean * per_game:+.4f} ± {se * per_game:.4f}")
     print(
         json.dumps(
@@ -154,6 +196,10 @@ def main() -> None:
                 "players": args.players,
                 "games": args.games,
                 "worlds": args.worlds,
+                "z": args.z,
+                "choose": args.choose,
+                "inferred_worlds": kept,
+                "fallback_worlds": fallbacks,
                 "decisions": n,
                 "changed": changed,
                 "gain_per_decision": round(mean, 6),

@@ -1,0 +1,66 @@
+"""HandTracker: worlds conditioned on the others' plays are still consistent with the view
+(R-SET-1 hidden hands: only views are read)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from ono99 import Game
+from ono99.bots.heuristic import HeuristicBot
+from ono99.bots.inference import HandTracker
+from ono99.view import PlayerView
+
+
+def _public(v: PlayerView) -> tuple[object, ...]:
+    return (v.hand, v.hand_sizes, v.total, v.direction, v.to_move, v.owes_two, v.plays_left,
+            v.discard, v.legal, v.alive, v.active, v.draw_pile)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "options"),
+    [("mattel2022", 2, {}), ("mattel2022", 4, {}), ("classic1980", 3, {}), ("gamerules", 2, {})],
+)
+def test_tracked_worlds_match_the_view_and_the_deck(
+    rules: str, players: int, options: dict[str, object]
+) -> None:
+    """R-SET-1: every sampled world shows the tracking seat exactly its own view, holds
+    exactly the deck, and the others' hands are conditioned on their plays most of the time."""
+    rng = random.Random(5)
+    kept = fallbacks = 0
+    for k in range(6):
+        g = Game(rules, players, options=options, seed=f"track:{k}", events=False)
+        bots = [HeuristicBot(k * 10 + s) for s in range(players)]
+        trackers = [HandTracker(HeuristicBot(99 + s).act) for s in range(players)]
+        while g.to_move is not None:
+            p = g.to_move
+            view = g.view(p)
+            if g.pending_draw is None:
+                for _ in range(3):
+                    w = trackers[p].world(view, rng)
+                    assert _public(w.view(p)) == _public(view)
+                    cards = Counter(c for h in w.hands for c in h)
+                    cards.update(w.draw_pile)
+                    cards.update(w.discard)
+                    deck = Counter({c: n for c, n in enumerate(g.rules.deck) if n})
+                    assert cards == deck
+            action = bots[p].act(view)
+            trackers[p].saw(view, action)
+            g.apply(action)
+        kept += sum(t.kept for t in trackers)
+        fallbacks += sum(t.fallbacks for t in trackers)
+    assert kept > fallbacks  # most worlds are conditioned on the plays, not the fallback
+
+
+def test_no_history_falls_back_to_the_belief() -> None:
+    """A tracker that has seen nothing (first move, or after reset) samples plain worlds."""
+    g = Game("mattel2022", 2, seed=1, events=False)
+    t = HandTracker(HeuristicBot(0).act)
+    w = t.world(g.view(0), random.Random(1))
+    assert (t.kept, t.fallbacks) == (0, 1)
+    assert sorted(w.hands[0]) == sorted(g.hands[0])
+    t.saw(g.view(0), g.legal_actions()[0])
+    t.reset()
+    assert t.prev is None
