@@ -64,3 +64,20 @@ def test_no_history_falls_back_to_the_belief() -> None:
     t.saw(g.view(0), g.legal_actions()[0])
     t.reset()
     assert t.prev is None
+
+
+def test_ismcts_with_inference_plays_legal_moves_and_reads_plays() -> None:
+    """ISMCTS with ``infer=True`` samples its worlds through the others' last plays, and
+    only ever returns legal actions (R-LIM-2)."""
+    from ono99.bots.ismcts import ISMCTSBot
+
+    g = Game("mattel2022", 2, seed=3, events=False)
+    bot = ISMCTSBot(1, iterations=20, infer=True)
+    other = HeuristicBot(2)
+    while g.to_move is not None:
+        p = g.to_move
+        view = g.view(p)
+        action = bot.act(view) if p == 0 else other.act(view)
+        assert action in view.legal
+        g.apply(action)
+    assert bot.tracker is not None and bot.tracker.kept > 0

@@ -5,7 +5,11 @@ Every iteration samples one world consistent with the bot's view: the unseen car
 deck minus own hand, discard pile and laid-down cards — dealt into the other hands
 (whose sizes are public) and the draw pile, by :func:`ono99.determinize.sample_world`
 re-dealt with a belief that opponents' hands are richer in escape cards and 99s than
-the draw pile (:func:`ono99.bots.common.believed_world`, measured in play). In that
+the draw pile (:func:`ono99.bots.common.believed_world`, measured in play). With
+``infer=True`` (not the default: no measured gain in the arena yet, docs/strength.md)
+worlds are also conditioned on the cards the others played since the bot's last move
+(:class:`ono99.bots.inference.HandTracker`): a world is kept only if a heuristic
+player holding those cards would have played what was played. In that
 world *every* root action is tried (paired samples: the same world and the same
 rollout random numbers for each), and below each root action an information-set tree
 whose edges are (seat, action) pairs is descended with UCB1 over the actions available
@@ -50,6 +54,7 @@ from ono99.bots.common import (
     is_escape,
 )
 from ono99.bots.heuristic import HeuristicBot
+from ono99.bots.inference import HandTracker
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
 from ono99.errors import Ono99Error
@@ -119,6 +124,7 @@ class ISMCTSBot(Bot):
         belief: bool = True,
         critical_room: int = 40,
         horizon: int = 8,
+        infer: bool = False,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, not {iterations}")
@@ -134,8 +140,20 @@ class ISMCTSBot(Bot):
         #: plies of rollout before a static evaluation (0: to the end of the round)
         self.horizon = horizon
         self.prior = HeuristicBot(seed ^ 0x5EED)
+        #: sample worlds conditioned on the others' plays since the last move (inference.py)
+        self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=4).act) if infer else None
+
+    def reset(self) -> None:
+        if self.tracker is not None:
+            self.tracker.reset()
 
     def act(self, view: PlayerView) -> int:
+        action = self._choose(view)
+        if self.tracker is not None:
+            self.tracker.saw(view, action)
+        return action
+
+    def _choose(self, view: PlayerView) -> int:
         forced = forced_move(view)
         if forced is not None:
             return forced
@@ -158,6 +176,8 @@ class ISMCTSBot(Bot):
         diffs_sq = [0.0] * k
         pi = legal.index(prior)
         world_of = believed_world if self.belief else sample_world
+        if self.tracker is not None:
+            world_of = self.tracker.world
         for _ in range(self.iterations):
             world = world_of(view, rng)
             seed = rng.getrandbits(64)
