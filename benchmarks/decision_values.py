@@ -38,7 +38,7 @@ from typing import Any
 from ono99 import Game
 from ono99.bots.common import believed_world, forced_move
 from ono99.bots.heuristic import HeuristicBot
-from ono99.bots.inference import HandTracker
+from ono99.bots.inference import HandTracker, ParticleTracker
 from ono99.cards import DRAW, action_code
 from ono99.view import PlayerView, view_of
 
@@ -125,10 +125,11 @@ def main() -> None:
     ap.add_argument("--out", help="write every decision's values here (JSON lines)")
     ap.add_argument(
         "--choose",
-        choices=["belief", "infer", "truth"],
+        choices=["belief", "infer", "particle", "truth"],
         default="belief",
         help="worlds the card is chosen on: the card-counting belief, that belief conditioned "
-        "on the others' plays since the last move (HandTracker), or the true hands (cheating)",
+        "on the others' plays since the last move (HandTracker), a particle filter over the "
+        "whole round (ParticleTracker), or the true hands (cheating)",
     )
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -140,7 +141,12 @@ def main() -> None:
     for i in range(args.games):
         g = Game(args.rules, args.players, seed=f"values:{args.seed}:{i}", events=False)
         bots = [HeuristicBot(i * 31 + s) for s in range(args.players)]
-        trackers = [HandTracker(HeuristicBot(i * 31 + s + 7, samples=4).act) for s in range(g.n)]
+        trackers = [
+            ParticleTracker(HeuristicBot(i * 31 + s + 7, samples=4).act, seed=i * 31 + s)
+            if args.choose == "particle"
+            else HandTracker(HeuristicBot(i * 31 + s + 7, samples=4).act)
+            for s in range(g.n)
+        ]
         while g.to_move is not None:
             p = g.to_move
             view = g.view(p)
@@ -152,7 +158,7 @@ def main() -> None:
                 chooser: Callable[[random.Random], Game]
                 if args.choose == "truth":
                     chooser = truth
-                elif args.choose == "infer":
+                elif args.choose in ("infer", "particle"):
                     chooser = partial(tracker.world, view)
                 else:
                     chooser = partial(believed_world, view)

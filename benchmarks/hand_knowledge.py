@@ -33,11 +33,12 @@ class Knowing(H._Ctx):
         hand = list(self.game.hands[seat])
         if not owes_two:
             return 0.0 if any(is_safe(self.rules, c, total, False, False) for c in hand) else 1.0
-        if not self.pool_list:
+        pool_list = [c for c, n in enumerate(self.pool) for _ in range(n)]
+        if not pool_list:
             return super().p_bust(total, owes_two, seat)
         busts = 0
         for _ in range(self.samples):
-            drawn = self.pool_list[self.rng.randrange(len(self.pool_list))]
+            drawn = pool_list[self.rng.randrange(len(pool_list))]
             busts += not H._survives_two(self.rules, hand, drawn, total)
         return busts / self.samples
 

@@ -27,7 +27,7 @@ from ono99.errors import Ono99Error
 from ono99.game import Game
 from ono99.view import PlayerView, view_of
 
-__all__ = ["HandTracker"]
+__all__ = ["HandTracker", "ParticleTracker"]
 
 #: the model of the other players: a policy from a view to an action
 Policy = Callable[[PlayerView], int]
@@ -109,58 +109,178 @@ class HandTracker:
         view: PlayerView,
         rng: random.Random,
     ) -> Game | None:
-        w = believed_world(prev, rng)
-        me = view.seat
-        pile = w.draw_pile
-        for c in drawn:  # the card the bot really drew goes on top of the pile
-            if c in pile:
-                pile.remove(c)
-            else:  # the belief put it in another hand: swap it out for a pile card
-                holder = next((s for s in range(w.n) if s != me and c in w.hands[s]), None)
-                if holder is None or not pile:
+        got = _replay(believed_world(prev, rng), self.model, action, drawn, played, view, rng, 0.0)
+        return None if got is None else got[0]
+
+
+def _replay(
+    w: Game,
+    model: Policy,
+    action: int,
+    drawn: list[int],
+    played: list[int],
+    view: PlayerView,
+    rng: random.Random,
+    eps: float,
+) -> tuple[Game, float] | None:
+    """Carry world ``w`` (at the bot's previous decision) through the bot's ``action``,
+    its real draw ``drawn`` and the others' ``played`` cards to ``view``. Returns the world
+    and its weight: 1, times ``eps`` for each card the model would not have played
+    (``eps = 0``: such a world is rejected), or None if the world cannot lead to ``view``.
+
+    With ``eps = 0`` (:class:`HandTracker`, a fresh belief world each time) a played card
+    missing from the player's hand is swapped in from the pile: the world is a proposal
+    conditioned on the card being there. With ``eps > 0`` (:class:`ParticleTracker`, whose
+    worlds carry what earlier plays taught) a hand must already hold what it plays, save
+    a card drawn during the replay itself (after the first of two plays)."""
+    strict = eps > 0.0
+    weight = 1.0
+    me = view.seat
+    pile = w.draw_pile
+    for c in drawn:  # the card the bot really drew goes on top of the pile
+        if c in pile:
+            pile.remove(c)
+        else:  # the world put it in another hand
+            holder = next((s for s in range(w.n) if s != me and c in w.hands[s]), None)
+            if strict or holder is None or not pile:
+                return None
+            w.hands[holder].remove(c)
+            w.hands[holder].append(pile.pop(rng.randrange(len(pile))))
+        pile.append(c)
+    drew: set[int] = set()
+    try:
+        w.apply(action)
+        i = 0
+        while i < len(played):
+            c = played[i]
+            p = w._to_move
+            if p < 0 or p == me:
+                return None
+            if c == C99 and FOUR_99 in w._legal and played[i : i + 4] == [C99] * 4:
+                w.apply(FOUR_99)  # R-99-3: four 99s land on the pile at once
+                i += 4
+                continue
+            hand = w.hands[p]
+            if c not in hand:
+                # condition on the card being there: swap it in from the pile
+                if (strict and p not in drew) or c not in w.draw_pile or not hand:
                     return None
-                w.hands[holder].remove(c)
-                w.hands[holder].append(pile.pop(rng.randrange(len(pile))))
-            pile.append(c)
-        try:
-            w.apply(action)
-            i = 0
-            while i < len(played):
-                c = played[i]
-                p = w._to_move
-                if p < 0 or p == me:
-                    return None
-                if c == C99 and FOUR_99 in w._legal and played[i : i + 4] == [C99] * 4:
-                    w.apply(FOUR_99)  # R-99-3: four 99s land on the pile at once
-                    i += 4
-                    continue
-                hand = w.hands[p]
-                if c not in hand:
-                    # condition on the card being there: swap it in from the pile
-                    if c not in w.draw_pile or not hand:
-                        return None
-                    w.draw_pile.remove(c)
-                    out = hand.pop(rng.randrange(len(hand)))
-                    w.draw_pile.insert(rng.randrange(len(w.draw_pile) + 1), out)
-                    hand.append(c)
-                    w._legal = w._compute_legal()
-                if c not in w._legal:
-                    return None
-                if len(w._legal) > 1 and self.model(view_of(w, p)) != c:
+                w.draw_pile.remove(c)
+                out = hand.pop(rng.randrange(len(hand)))
+                w.draw_pile.insert(rng.randrange(len(w.draw_pile) + 1), out)
+                hand.append(c)
+                w._legal = w._compute_legal()
+            if c not in w._legal:
+                return None
+            if len(w._legal) > 1 and model(view_of(w, p)) != c:
+                if not strict:
                     return None  # the model would not have played it with this hand
-                w.apply(c)
-                i += 1
-        except Ono99Error:
-            return None
-        if (
-            w._to_move != me
-            or w.total != view.total
-            or w.direction != view.direction
-            or w.owes_two != view.owes_two
-            or w.plays_left != view.plays_left
-            or sorted(w.hands[me]) != sorted(view.hand)
-            or [len(h) for h in w.hands] != list(view.hand_sizes)
-            or w.alive != list(view.alive)
-        ):
-            return None
+                weight *= eps
+            before = len(hand)
+            w.apply(c)
+            if len(w.hands[p]) >= before:
+                drew.add(p)
+            i += 1
+    except Ono99Error:
+        return None
+    if (
+        w._to_move != me
+        or w.total != view.total
+        or w.direction != view.direction
+        or w.owes_two != view.owes_two
+        or w.plays_left != view.plays_left
+        or sorted(w.hands[me]) != sorted(view.hand)
+        or [len(h) for h in w.hands] != list(view.hand_sizes)
+        or w.alive != list(view.alive)
+    ):
+        return None
+    return w, weight
+
+
+class ParticleTracker(HandTracker):
+    """A particle filter over the other hands, carried through the whole round.
+
+    Where :class:`HandTracker` conditions a fresh belief world on the plays since the
+    bot's last move only, this keeps ``particles`` worlds from one decision to the next
+    and carries each through what happened in between (:func:`_replay`): a world whose
+    hands could not have made the plays seen is dropped, and one whose player the model
+    says would have chosen another card keeps weight ``eps`` (the others are not exactly
+    the model). The survivors are resampled by weight, so a hand that has held back its
+    -10 for three turns, or dumped high cards while keeping others, is read from all of
+    it. When too few survive, fresh :class:`HandTracker` worlds top the set up; a new
+    round or a reshuffle (which the replay does not model) starts again from the belief.
+    """
+
+    def __init__(
+        self,
+        model: Policy,
+        seed: int = 0,
+        particles: int = 64,
+        eps: float = 0.1,
+        tries: int = 8,
+    ) -> None:
+        super().__init__(model, tries)
+        #: the filter's own random numbers: it must follow every decision, searched or not
+        self.rng = random.Random(seed)
+        self.particles = particles
+        self.eps = eps
+        self._worlds: list[Game] = []
+        self._at: tuple[object, ...] | None = None
+
+    def reset(self) -> None:
+        super().reset()
+        self._worlds = []
+        self._at = None
+
+    def saw(self, view: PlayerView, action: int) -> None:
+        self._sync(view)  # the next update starts from this decision's particles
+        super().saw(view, action)
+
+    def world(self, view: PlayerView, rng: random.Random) -> Game:
+        self._sync(view)
+        w = self._worlds[rng.randrange(len(self._worlds))].copy()
+        rng.shuffle(w.draw_pile)  # the order of the pile is unknown to everyone
         return w
+
+    def _sync(self, view: PlayerView) -> None:
+        key = (view.seat, view.round, view.reshuffles, view.total, view.discard, view.hand)
+        if key != self._at:
+            self._update(view, self.rng)
+            self._at = key
+
+    def _update(self, view: PlayerView, rng: random.Random) -> None:
+        m = self.particles
+        plan = self._plan(view)
+        if plan is None or not self._worlds:
+            self._worlds = [HandTracker.world(self, view, rng) for _ in range(m)]
+            return
+        _, action, drawn, played = plan
+        worlds: list[Game] = []
+        weights: list[float] = []
+        for old in self._worlds:
+            w = old.copy()
+            rng.shuffle(w.draw_pile)
+            got = _replay(w, self.model, action, drawn, played, view, rng, self.eps)
+            if got is not None:
+                worlds.append(got[0])
+                weights.append(got[1])
+        self.kept += len(worlds)
+        if len(worlds) < m // 4:
+            top = sum(weights) / len(weights) if weights else 1.0
+            for _ in range(m // 2 - len(worlds)):
+                worlds.append(HandTracker.world(self, view, rng))
+                weights.append(top)
+        # systematic resampling
+        total = sum(weights)
+        step = total / m
+        u = rng.random() * step
+        out: list[Game] = []
+        acc = 0.0
+        j = -1
+        for i in range(m):
+            target = u + i * step
+            while acc <= target and j < len(worlds) - 1:
+                j += 1
+                acc += weights[j]
+            out.append(worlds[j])
+        self._worlds = out

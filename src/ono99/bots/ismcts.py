@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from ono99.bots.base import Bot, register, register_param
 from ono99.bots.common import (
@@ -54,13 +55,13 @@ from ono99.bots.common import (
     is_escape,
 )
 from ono99.bots.heuristic import HeuristicBot
-from ono99.bots.inference import HandTracker
+from ono99.bots.inference import HandTracker, ParticleTracker
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
 from ono99.errors import Ono99Error
 from ono99.game import Game
 from ono99.i18n import N_
-from ono99.view import PlayerView
+from ono99.view import PlayerView, view_of
 
 __all__ = ["ISMCTSBot", "DEFAULT_ITERATIONS", "rollout_choice"]
 
@@ -125,12 +126,15 @@ class ISMCTSBot(Bot):
         critical_room: int = 40,
         horizon: int = 8,
         infer: bool = False,
+        particles: int = 0,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least 1 iteration, not {iterations}")
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"unknown rollout policy {rollout!r} (greedy or random)")
+        if rollout not in ("greedy", "random", "heuristic"):
+            raise ValueError(f"unknown rollout policy {rollout!r} (greedy, random or heuristic)")
         self.rng = random.Random(seed)
+        #: "heuristic": flat search, the heuristic plays every seat to the end of the round
+        self.rollout = rollout
         self.iterations = iterations
         self.c = c
         self.epsilon = 1.0 if rollout == "random" else epsilon
@@ -141,7 +145,14 @@ class ISMCTSBot(Bot):
         self.horizon = horizon
         self.prior = HeuristicBot(seed ^ 0x5EED)
         #: sample worlds conditioned on the others' plays since the last move (inference.py)
-        self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=4).act) if infer else None
+        self.tracker: HandTracker | None = None
+        if particles > 0:
+            model = HeuristicBot(seed ^ 0x7AC, samples=4).act
+            self.tracker = ParticleTracker(model, seed ^ 0x9A7, particles=particles)
+        elif infer:
+            self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=4).act)
+        #: the rollout policy of ``rollout="heuristic"`` (re-seeded for every rollout)
+        self.policy = HeuristicBot(0, samples=4)
 
     def reset(self) -> None:
         if self.tracker is not None:
@@ -181,10 +192,13 @@ class ISMCTSBot(Bot):
         for _ in range(self.iterations):
             world = world_of(view, rng)
             seed = rng.getrandbits(64)
-            vals = [
-                self._iterate(world.copy(), a, roots[i], random.Random(seed), view.seat)
-                for i, a in enumerate(legal)
-            ]
+            if self.rollout == "heuristic":
+                vals = [self._play_out(world.copy(), a, seed, view.seat) for a in legal]
+            else:
+                vals = [
+                    self._iterate(world.copy(), a, roots[i], random.Random(seed), view.seat)
+                    for i, a in enumerate(legal)
+                ]
             base = vals[pi]
             for i, v in enumerate(vals):
                 totals[i] += v
@@ -203,6 +217,30 @@ class ISMCTSBot(Bot):
             if score > best_score:
                 best, best_score = a, score
         return best
+
+    def _play_out(self, g: Game, action: int, seed: int, me: int) -> float:
+        """Play ``action`` in world ``g``, then the heuristic in every seat (the same
+        random numbers for every root action) to the end of the round; ``me``'s reward."""
+        start_round = g.round
+        elimination = g.rules.mode == "elimination"
+        tokens0 = None if g.tokens is None else g.tokens[:]
+        scores0 = None if g.scores is None else g.scores[:]
+        alive0 = g.alive[:]
+        policy = self.policy
+        policy.rng.seed(seed)
+        apply = g.apply
+        apply(action)
+        steps = 0
+        while g._to_move >= 0 and g.round == start_round and steps < MAX_ROLLOUT:
+            if elimination and not g.alive[me]:
+                break
+            if g._pending >= 0:
+                apply(DRAW)
+                continue
+            legal = g._legal
+            apply(legal[0] if len(legal) == 1 else policy.act(view_of(g, g._to_move)))
+            steps += 1
+        return _rewards(g, alive0, tokens0, scores0)[me]
 
     def _iterate(self, g: Game, action: int, root: _Edge, rng: random.Random, me: int) -> float:
         """Play ``action`` in world ``g``, descend ``root``'s tree with UCB1, expand one
@@ -337,16 +375,40 @@ def _make_ismcts(seed: int) -> Bot:
     return ISMCTSBot(seed)
 
 
+#: the options ``ismcts:N:OPT:...`` takes (ISMCTSBot keyword arguments)
+PARAM_OPTIONS: dict[str, dict[str, object]] = {
+    "heuristic": {"rollout": "heuristic", "horizon": 0},
+    "infer": {"infer": True},
+    "particles": {"particles": 64},
+    "z2": {"z": 2.0},
+}
+
+
 @register_param("ismcts")
 def _make_ismcts_n(seed: int, arg: str) -> Bot:
+    """``ismcts:N`` (N worlds per decision), optionally followed by ``:heuristic``
+    (heuristic rollouts to the end of the round), ``:infer`` (worlds read from the last
+    plays), ``:particles`` (a particle filter over the round) or ``:z2`` (leave the
+    heuristic's card only for one better by two standard errors, not one)."""
+    first, *opts = arg.split(":")
     try:
-        iterations = int(arg)
+        iterations = int(first)
     except ValueError:
         raise Ono99Error(
-            N_("ismcts:N needs a whole number of iterations, not {arg}"), arg=repr(arg)
+            N_("ismcts:N needs a whole number of iterations, not {arg}"), arg=repr(first)
         ) from None
     if iterations < 1:
         raise Ono99Error(
             N_("ismcts:N needs at least 1 iteration, not {iterations}"), iterations=iterations
         )
-    return ISMCTSBot(seed, iterations=iterations)
+    kwargs: dict[str, Any] = {}
+    for opt in opts:
+        if opt not in PARAM_OPTIONS:
+            choices = ", ".join(f"ismcts:N:{o}" for o in PARAM_OPTIONS)
+            raise Ono99Error(
+                N_("unknown bot {name} (choose {choices})"),
+                name=repr(f"ismcts:{arg}"),
+                choices=choices,
+            )
+        kwargs.update(PARAM_OPTIONS[opt])
+    return ISMCTSBot(seed, iterations=iterations, **kwargs)
