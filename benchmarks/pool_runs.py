@@ -26,19 +26,35 @@ def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The pooled result of ``runs`` (arena ``--json`` objects with the same bots)."""
     first = runs[0]
     for r in runs[1:]:
-        same = (r["rules"], r["players"], sorted(r["bots"]))
-        if same != (first["rules"], first["players"], sorted(first["bots"])):
+        same = (r["rules"], r["options"], r["players"], sorted(r["bots"]))
+        if same != (first["rules"], first["options"], first["players"], sorted(first["bots"])):
             raise SystemExit("pool_runs: the runs do not have the same rules, players and bots")
+    if len({r["seed"] for r in runs}) < len(runs):
+        raise SystemExit("pool_runs: two runs have the same seed (the same games)")
     bots: dict[str, Any] = {}
     for name in first["bots"]:
-        games = sum(r["bots"][name]["games"] for r in runs)
-        wins = sum(r["bots"][name]["wins"] for r in runs)
+        entries = [r["bots"][name] for r in runs]
+        games = sum(b["games"] for b in entries)
+        wins = sum(b["wins"] for b in entries)
         lo, hi = wilson(wins, games)
+        decisions = sum(b["decision_ms"]["decisions"] for b in entries)
         bots[name] = {
+            "bot": name,
             "games": games,
             "wins": wins,
             "win_rate": round(wins / games, 6),
             "ci95": [round(lo, 6), round(hi, 6)],
+            # percentiles do not pool exactly: the decision-weighted mean of each run's
+            "decision_ms": {
+                k: round(
+                    sum(b["decision_ms"][k] * b["decision_ms"]["decisions"] for b in entries)
+                    / max(1, decisions),
+                    4,
+                )
+                for k in ("p50", "p99")
+            }
+            | {"decisions": decisions},
+            "seats": [sum(s) for s in zip(*(b["seats"] for b in entries), strict=True)],
         }
     pairs = []
     for k, pair in enumerate(first["pairs"]):
@@ -61,9 +77,11 @@ def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "bots": bots,
         "pairs": pairs,
         "rules": first["rules"],
+        "options": first["options"],
         "players": first["players"],
         "games": sum(r["games"] for r in runs),
         "seeds": [r["seed"] for r in runs],
+        "pooled_from": len(runs),
     }
 
 

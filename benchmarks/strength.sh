@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Strength table of docs/strength.md: every run is a plain `ono99 arena` command.
-# Usage: benchmarks/strength.sh [WORKERS] [low|high|all]   (CPU heavy: ~1 hour on 2 cores)
-#   low  = the runs without ISMCTS (minutes), high = the ISMCTS runs.
+# Usage: benchmarks/strength.sh [WORKERS] [low|high|all]   (CPU heavy: hours on 2 cores)
+#   low  = the runs without ISMCTS, high = the ISMCTS runs.
 # Results: benchmarks/results/*.json; table: python3 benchmarks/strength_table.py
+# The 2-player ISMCTS run is three arena commands (seeds 31, 33, 35) pooled by
+# benchmarks/pool_runs.py: a run cut short loses one part, not all of it. Results do not
+# depend on the number of workers, so WORKERS only changes how long it takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W="${1:-2}"
 WHICH="${2:-all}"
-ISM="${ISM:-ismcts:100}"      # ISMCTS with 100 worlds per decision (hard uses 300)
+# plain `ismcts` in elimination games (mattel2022) is exactly this bot; with tokens it is
+# ismcts:300 (src/ono99/bots/ismcts.py, PresetISMCTS)
+ISM="${ISM:-ismcts:120:heuristic:infer:z2}"
 OUT=benchmarks/results
-mkdir -p "$OUT"
+mkdir -p "$OUT/parts"
 run() {  # name, then arena arguments
   local name="$1"; shift
   echo "$(date -u +%H:%M:%S) $name: ono99 arena $* --workers $W --json" >&2
@@ -23,7 +28,10 @@ run m4-heuristic-greedy --bots heuristic,greedy     --players 4 --rules mattel20
 run c3-low              --bots heuristic,greedy,random --players 3 --rules classic1980 --games 3000 --seed 3
 fi
 if [[ "$WHICH" != low ]]; then
-run m2-ismcts-heuristic --bots "$ISM",heuristic     --players 2 --rules mattel2022  --games 3000  --seed 5
-run m4-ismcts-heuristic --bots "$ISM",heuristic     --players 4 --rules mattel2022  --games 2000  --seed 9
-run c3-high             --bots "$ISM",heuristic,greedy --players 3 --rules classic1980 --games 900 --seed 6
+for seed in 31 33 35; do
+run "parts/m2-ismcts-heuristic-$seed" --bots "$ISM",heuristic --players 2 --rules mattel2022 --games 1504 --seed "$seed"
+done
+python3 benchmarks/pool_runs.py --json "$OUT"/parts/m2-ismcts-heuristic-{31,33,35}.json > "$OUT/m2-ismcts-heuristic.json"
+run m4-ismcts-heuristic --bots "$ISM",heuristic     --players 4 --rules mattel2022  --games 480   --seed 32
+run c3-high             --bots ismcts,heuristic,greedy --players 3 --rules classic1980 --games 900 --seed 6
 fi

@@ -31,6 +31,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for f in files:
         data = json.loads(f.read_text())
+        if "bots" not in data:
+            continue  # not an arena result (decision times)
         n = data["games"]
         bots = sorted(data["bots"].items(), key=lambda kv: level(kv[0]))
         players = data["players"]

@@ -89,3 +89,25 @@ def test_vs_rlcard_without_rlcard(
     captured = capsys.readouterr()
     assert "rlcard is not installed" in captured.err
     assert json.loads(captured.out.strip().splitlines()[-1])["rlcard_uno_steps_per_s"] is None
+
+
+def test_pool_runs_adds_games_and_pools_the_paired_comparison() -> None:
+    """Arena runs with different seeds pool into one result: games and wins add up, and the
+    block-paired difference is the block-weighted mean with its standard error."""
+    from ono99.arena import run_tournament
+
+    pool = _script("pool_runs").pool
+    a = run_tournament(["heuristic", "greedy"], 2, games=40, seed=1, workers=1)
+    b = run_tournament(["heuristic", "greedy"], 2, games=60, seed=2, workers=1)
+    out = pool([a, b])
+    h = out["bots"]["heuristic"]
+    assert out["games"] == 100 and h["games"] == 100
+    assert h["wins"] == a["bots"]["heuristic"]["wins"] + b["bots"]["heuristic"]["wins"]
+    assert h["seats"] == [50, 50]
+    pa, pb, pooled = a["pairs"][0], b["pairs"][0], out["pairs"][0]
+    assert pooled["blocks"] == pa["blocks"] + pb["blocks"] == 50
+    assert pooled["diff"] == pytest.approx((20 * pa["diff"] + 30 * pb["diff"]) / 50, abs=1e-5)
+    se = ((20 * pa["se"]) ** 2 + (30 * pb["se"]) ** 2) ** 0.5 / 50
+    assert pooled["se"] == pytest.approx(se, abs=1e-5)
+    with pytest.raises(SystemExit):
+        pool([a, a])  # the same seed twice would count the same games twice

@@ -84,19 +84,104 @@ def test_every_registered_name_makes_a_bot() -> None:
 
 
 def test_unknown_bot_names_are_rejected() -> None:
-    for bad in ("nobody", "ismcts:x", "ismcts:0", "greedy:3"):
+    for bad in ("nobody", "ismcts:x", "ismcts:0", "greedy:3", "ismcts:5:bogus", "ismcts:5:"):
         with pytest.raises(ValueError):
             make_bot(bad)
 
 
 def test_levels_map_onto_bots() -> None:
     from ono99.bots import GreedyBot, HeuristicBot, ISMCTSBot
+    from ono99.bots.ismcts import PresetISMCTS
 
     assert isinstance(make_bot("easy"), GreedyBot)
     assert isinstance(make_bot("medium"), HeuristicBot)
     hard, expert = make_bot("hard"), make_bot("expert")
-    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
-    assert expert.iterations > hard.iterations
+    assert isinstance(hard, ISMCTSBot) and hard.rollout == "greedy"
+    assert isinstance(expert, PresetISMCTS) and isinstance(make_bot("ismcts"), PresetISMCTS)
+
+
+def test_ismcts_options_spell_the_bot() -> None:
+    """``ismcts:N:heuristic:infer:particles:z2`` set the search's rollouts, its worlds and
+    its deviation threshold."""
+    from ono99.bots import ISMCTSBot
+    from ono99.bots.inference import HandTracker, ParticleTracker
+
+    b = make_bot("ismcts:40:heuristic:infer:z2", 1)
+    assert isinstance(b, ISMCTSBot)
+    assert (b.iterations, b.rollout, b.horizon, b.z) == (40, "heuristic", 0, 2.0)
+    assert type(b.tracker) is HandTracker
+    p = make_bot("ismcts:40:particles", 1)
+    assert isinstance(p, ISMCTSBot) and isinstance(p.tracker, ParticleTracker)
+    assert p.rollout == "greedy"
+
+
+def _moves(names: list[str], rules: str, players: int, seed: int, limit: int) -> list[int]:
+    g = Game(rules, players, seed=seed, events=False)
+    bots = [make_bot(n, 7 + s) for s, n in enumerate(names)]
+    out: list[int] = []
+    while g.to_move is not None and len(out) < limit:
+        p = g.to_move
+        a = bots[p].act(g.view(p))
+        out.append(a)
+        g.apply(a)
+    return out
+
+
+def test_plain_ismcts_is_the_configuration_measured_for_the_rules() -> None:
+    """Plain ``ismcts`` plays exactly ``ismcts:120:heuristic:infer:z2`` in elimination
+    games (R-END-1) and ``ismcts:300`` with tokens (R-END-2), the configurations of the
+    strength table (docs/strength.md)."""
+    assert _moves(["ismcts", "heuristic"], "mattel2022", 2, 5, 400) == _moves(
+        ["ismcts:120:heuristic:infer:z2", "heuristic"], "mattel2022", 2, 5, 400
+    )
+    assert _moves(["ismcts", "greedy", "heuristic"], "classic1980", 3, 6, 60) == _moves(
+        ["ismcts:300", "greedy", "heuristic"], "classic1980", 3, 6, 60
+    )
+
+
+def test_heuristic_is_a_function_of_its_view() -> None:
+    """Heuristic players with different seeds choose the same card in the same position,
+    Play 2 decisions (whose answers are sampled) included, so the arena's duplicate games
+    differ only where another bot chose differently (R-P2-1)."""
+    from ono99.bots.heuristic import HeuristicBot
+
+    checked = p2 = 0
+    for k in range(30):
+        g = Game("mattel2022", 3, seed=f"pure:{k}", events=False)
+        a, b = HeuristicBot(1), HeuristicBot(2)
+        while g.to_move is not None:
+            view = g.view(g.to_move)
+            move = a.act(view)
+            assert b.act(view) == move
+            checked += 1
+            p2 += int(Card.PLAY2) in view.legal and len(view.legal) > 1
+            g.apply(move)
+    assert checked > 500 and p2 > 20
+
+
+def test_hand_sampling_follows_the_hand_belief() -> None:
+    """The heuristic's fast by-kind sampler draws hands with the same odds as weighted
+    sampling without replacement over the card list (HAND_BIAS; R-SET-1 card counting)."""
+    from ono99.bots.common import weighted_hand
+    from ono99.bots.heuristic import HeuristicBot
+
+    g = Game("mattel2022", 2, seed=3, events=False)
+    ctx = HeuristicBot(1).context(g.view(g.to_move))
+    cards = [c for c, k in enumerate(ctx.pool) for _ in range(k)]
+    rng = random.Random(2)
+    n = 20_000
+    fast = [0] * 16
+    slow = [0] * 16
+    for _ in range(n):
+        hand, drawn = ctx.sample_hand(4)
+        assert drawn in cards
+        for c in hand:
+            fast[c] += 1
+        for c in weighted_hand(cards[:], 4, rng):
+            slow[c] += 1
+    for c in range(16):
+        # counts of a card kind in 20 000 hands of 4: binomial-like, SD < 70
+        assert abs(fast[c] - slow[c]) < 400, (c, fast[c], slow[c])
 
 
 def test_bots_get_views_that_hold_no_other_hands() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from ono99 import Game
 from ono99.bots.heuristic import HeuristicBot
-from ono99.bots.inference import HandTracker
+from ono99.bots.inference import HandTracker, ParticleTracker
 from ono99.view import PlayerView
 
 
@@ -23,17 +23,24 @@ def _public(v: PlayerView) -> tuple[object, ...]:
     ("rules", "players", "options"),
     [("mattel2022", 2, {}), ("mattel2022", 4, {}), ("classic1980", 3, {}), ("gamerules", 2, {})],
 )
+@pytest.mark.parametrize("particles", [False, True])
 def test_tracked_worlds_match_the_view_and_the_deck(
-    rules: str, players: int, options: dict[str, object]
+    rules: str, players: int, options: dict[str, object], particles: bool
 ) -> None:
     """R-SET-1: every sampled world shows the tracking seat exactly its own view, holds
-    exactly the deck, and the others' hands are conditioned on their plays most of the time."""
+    exactly the deck, and the others' hands are conditioned on their plays most of the time
+    (HandTracker, and the ParticleTracker that carries its worlds through the round)."""
     rng = random.Random(5)
     kept = fallbacks = 0
     for k in range(6):
         g = Game(rules, players, options=options, seed=f"track:{k}", events=False)
         bots = [HeuristicBot(k * 10 + s) for s in range(players)]
-        trackers = [HandTracker(HeuristicBot(99 + s).act) for s in range(players)]
+        trackers = [
+            ParticleTracker(HeuristicBot(99 + s).act, seed=s, particles=16)
+            if particles
+            else HandTracker(HeuristicBot(99 + s).act)
+            for s in range(players)
+        ]
         while g.to_move is not None:
             p = g.to_move
             view = g.view(p)
@@ -81,3 +88,46 @@ def test_ismcts_with_inference_plays_legal_moves_and_reads_plays() -> None:
         assert action in view.legal
         g.apply(action)
     assert bot.tracker is not None and bot.tracker.kept > 0
+
+
+def test_particles_carry_what_earlier_plays_taught() -> None:
+    """The particle filter updates at every decision (searched or not) and keeps its worlds
+    from one decision to the next: after the first move its worlds come from carried
+    particles, and every one of them gives the other player a hand that could have made
+    every play seen since (R-SET-1: built from views only)."""
+    g = Game("mattel2022", 2, seed=11, events=False)
+    bots = [HeuristicBot(1), HeuristicBot(2)]
+    t = ParticleTracker(HeuristicBot(3).act, seed=4, particles=24)
+    rng = random.Random(6)
+    decisions = 0
+    while g.to_move is not None and decisions < 12:
+        p = g.to_move
+        view = g.view(p)
+        action = bots[p].act(view)
+        if p == 0:
+            t.saw(view, action)  # the filter follows every decision of its seat
+            decisions += 1
+            w = t.world(view, rng)
+            assert sorted(w.hands[0]) == sorted(view.hand)
+            assert len(w.hands[1]) == view.hand_sizes[1]
+        g.apply(action)
+    assert t.kept > 0  # particles survived from one decision to the next
+    t.reset()
+    assert t.prev is None and t._worlds == []
+
+
+def test_ismcts_heuristic_rollouts_with_particles_play_legal_moves() -> None:
+    """``ismcts:N:heuristic:particles``: heuristic rollouts to the end of the game on
+    particle-filter worlds; only legal actions (R-LIM-2), the game ends (R-END-4)."""
+    from ono99.bots import make_bot
+
+    g = Game("mattel2022", 2, seed=8, events=False)
+    bot = make_bot("ismcts:6:heuristic:particles", 1)
+    other = HeuristicBot(2)
+    while g.to_move is not None:
+        p = g.to_move
+        view = g.view(p)
+        action = bot.act(view) if p == 0 else other.act(view)
+        assert action in view.legal
+        g.apply(action)
+    assert g.winner is not None

@@ -6,10 +6,11 @@ deck minus own hand, discard pile and laid-down cards — dealt into the other h
 (whose sizes are public) and the draw pile, by :func:`ono99.determinize.sample_world`
 re-dealt with a belief that opponents' hands are richer in escape cards and 99s than
 the draw pile (:func:`ono99.bots.common.believed_world`, measured in play). With
-``infer=True`` (not the default: no measured gain in the arena yet, docs/strength.md)
-worlds are also conditioned on the cards the others played since the bot's last move
-(:class:`ono99.bots.inference.HandTracker`): a world is kept only if a heuristic
-player holding those cards would have played what was played. In that
+``infer=True`` worlds are also conditioned on the cards the others played since the
+bot's last move (:class:`ono99.bots.inference.HandTracker`): a world is kept only if a
+heuristic player holding those cards would have played what was played
+(``particles=N``: a particle filter carries such worlds through the whole round,
+:class:`ono99.bots.inference.ParticleTracker`). In that
 world *every* root action is tried (paired samples: the same world and the same
 rollout random numbers for each), and below each root action an information-set tree
 whose edges are (seat, action) pairs is descended with UCB1 over the actions available
@@ -24,6 +25,14 @@ and loses to a greedy player. This bot therefore plays the heuristic's choice un
 another action beats it by ``z`` standard errors of the paired difference, and does not
 search at all far from the limit (room above ``critical_room``), where choices hardly
 matter.
+
+With ``rollout="heuristic"`` the search is flat instead: after each root action the
+heuristic plays every seat to the end of the round (a rollout algorithm, one step of
+policy improvement over the heuristic; Bertsekas, Tesauro & Galperin). It costs more
+(about 2 ms per world and card) but, on worlds read from the others' plays
+(``infer=True``) and with ``z = 2``, it is the configuration that beats the heuristic in
+``mattel2022`` (docs/strength.md), which plain ``ismcts`` uses there
+(:class:`PresetISMCTS`).
 
 Rewards at the end of the round: in ``mattel2022`` (elimination) the round is the
 whole game; with tokens (R-END-2) the round's loser scores 0 and the others 1; in
@@ -63,7 +72,13 @@ from ono99.game import Game
 from ono99.i18n import N_
 from ono99.view import PlayerView, view_of
 
-__all__ = ["ISMCTSBot", "DEFAULT_ITERATIONS", "rollout_choice"]
+__all__ = [
+    "ISMCTSBot",
+    "PresetISMCTS",
+    "DEFAULT_ITERATIONS",
+    "ELIMINATION_ITERATIONS",
+    "rollout_choice",
+]
 
 #: iterations per decision of plain ``ismcts`` (the ``hard`` level's budget)
 DEFAULT_ITERATIONS = 300
@@ -151,7 +166,7 @@ class ISMCTSBot(Bot):
             self.tracker = ParticleTracker(model, seed ^ 0x9A7, particles=particles)
         elif infer:
             self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=4).act)
-        #: the rollout policy of ``rollout="heuristic"`` (re-seeded for every rollout)
+        #: the rollout policy of ``rollout="heuristic"``
         self.policy = HeuristicBot(0, samples=4)
 
     def reset(self) -> None:
@@ -193,7 +208,7 @@ class ISMCTSBot(Bot):
             world = world_of(view, rng)
             seed = rng.getrandbits(64)
             if self.rollout == "heuristic":
-                vals = [self._play_out(world.copy(), a, seed, view.seat) for a in legal]
+                vals = [self._play_out(world.copy(), a, view.seat) for a in legal]
             else:
                 vals = [
                     self._iterate(world.copy(), a, roots[i], random.Random(seed), view.seat)
@@ -218,16 +233,16 @@ class ISMCTSBot(Bot):
                 best, best_score = a, score
         return best
 
-    def _play_out(self, g: Game, action: int, seed: int, me: int) -> float:
-        """Play ``action`` in world ``g``, then the heuristic in every seat (the same
-        random numbers for every root action) to the end of the round; ``me``'s reward."""
+    def _play_out(self, g: Game, action: int, me: int) -> float:
+        """Play ``action`` in world ``g``, then the heuristic in every seat to the end of
+        the round; ``me``'s reward. (The heuristic's own random numbers are seeded by the
+        position, so every root action meets the same draws and the same choices.)"""
         start_round = g.round
         elimination = g.rules.mode == "elimination"
         tokens0 = None if g.tokens is None else g.tokens[:]
         scores0 = None if g.scores is None else g.scores[:]
         alive0 = g.alive[:]
         policy = self.policy
-        policy.rng.seed(seed)
         apply = g.apply
         apply(action)
         steps = 0
@@ -370,11 +385,6 @@ def _rewards(
     return r
 
 
-@register("ismcts")
-def _make_ismcts(seed: int) -> Bot:
-    return ISMCTSBot(seed)
-
-
 #: the options ``ismcts:N:OPT:...`` takes (ISMCTSBot keyword arguments)
 PARAM_OPTIONS: dict[str, dict[str, object]] = {
     "heuristic": {"rollout": "heuristic", "horizon": 0},
@@ -412,3 +422,56 @@ def _make_ismcts_n(seed: int, arg: str) -> Bot:
             )
         kwargs.update(PARAM_OPTIONS[opt])
     return ISMCTSBot(seed, iterations=iterations, **kwargs)
+
+
+#: worlds per decision of plain ``ismcts`` in elimination games (heuristic rollouts)
+ELIMINATION_ITERATIONS = 120
+
+
+class PresetISMCTS(Bot):
+    """Plain ``ismcts`` (and the ``expert`` level): the configuration measured strongest
+    for the rules being played (docs/strength.md).
+
+    - Elimination games (``mattel2022``): heuristic rollouts to the end of the game on
+      worlds read from the others' last plays, 120 worlds, leaving the heuristic's card
+      only for one better by two standard errors, i.e. ``ismcts:120:heuristic:infer:z2``
+      (the same moves for the same seed).
+    - Tokens and points (``classic1980``, scoring options): the anchored tree search with
+      short greedy rollouts, ``iterations`` worlds (``ismcts:300``).
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS) -> None:
+        self.seed = seed
+        self.iterations = iterations
+        self._bots: dict[bool, ISMCTSBot] = {}
+
+    def _for(self, elimination: bool) -> ISMCTSBot:
+        bot = self._bots.get(elimination)
+        if bot is None:
+            if elimination:
+                bot = ISMCTSBot(
+                    self.seed,
+                    iterations=ELIMINATION_ITERATIONS,
+                    rollout="heuristic",
+                    horizon=0,
+                    infer=True,
+                    z=2.0,
+                )
+            else:
+                bot = ISMCTSBot(self.seed, iterations=self.iterations)
+            self._bots[elimination] = bot
+        return bot
+
+    def reset(self) -> None:
+        for bot in self._bots.values():
+            bot.reset()
+
+    def act(self, view: PlayerView) -> int:
+        return self._for(view.rules.mode == "elimination").act(view)
+
+
+@register("ismcts")
+def _make_ismcts(seed: int) -> Bot:
+    return PresetISMCTS(seed)

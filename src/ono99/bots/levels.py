@@ -6,7 +6,10 @@ level    bot                                           per decision
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
 hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
-expert   ismcts, 1200 worlds                           about 4x hard
+expert   plain ``ismcts``: in elimination games        up to about a second
+         (mattel2022) heuristic rollouts to the end
+         of the game on worlds read from the others'
+         plays (120 worlds); otherwise as hard
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.
@@ -17,19 +20,23 @@ from __future__ import annotations
 from ono99.bots.base import Bot, register
 from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
-from ono99.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
+from ono99.bots.ismcts import (
+    DEFAULT_ITERATIONS,
+    ELIMINATION_ITERATIONS,
+    ISMCTSBot,
+    PresetISMCTS,
+)
 
-__all__ = ["LEVELS", "HARD_ITERATIONS", "EXPERT_ITERATIONS"]
+__all__ = ["LEVELS", "HARD_ITERATIONS"]
 
 HARD_ITERATIONS = DEFAULT_ITERATIONS
-EXPERT_ITERATIONS = 4 * DEFAULT_ITERATIONS
 
 #: level -> what it plays, for help texts
 LEVELS: dict[str, str] = {
     "easy": "greedy, 30% random cards",
     "medium": "heuristic",
     "hard": f"ismcts, {HARD_ITERATIONS} iterations",
-    "expert": f"ismcts, {EXPERT_ITERATIONS} iterations",
+    "expert": f"ismcts: heuristic rollouts, {ELIMINATION_ITERATIONS} worlds in elimination games",
 }
 
 
@@ -50,4 +57,4 @@ def _hard(seed: int) -> Bot:
 
 @register("expert")
 def _expert(seed: int) -> Bot:
-    return ISMCTSBot(seed, iterations=EXPERT_ITERATIONS)
+    return PresetISMCTS(seed)
