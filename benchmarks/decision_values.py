@@ -39,6 +39,7 @@ from ono99 import Game
 from ono99.bots.common import believed_world, forced_move
 from ono99.bots.heuristic import HeuristicBot
 from ono99.bots.inference import HandTracker, ParticleTracker
+from ono99.bots.ismcts import _rewards
 from ono99.cards import DRAW, action_code
 from ono99.view import PlayerView, view_of
 
@@ -49,10 +50,12 @@ def rollout_values(
     rng: random.Random,
     samples: int,
     make_world: Callable[[random.Random], Game],
+    horizon: str = "game",
 ) -> list[list[float]]:
     """``values[w][i]``: the searcher's result (1 win, 0 loss, 1/k shared) in world ``w``
     (from ``make_world``) after playing ``view.legal[i]``, then the heuristic everywhere to
-    the end of the game."""
+    the end of the game; with ``horizon="round"``, to the end of the round, scored as the
+    search scores it (with tokens: 1 unless the searcher lost the round, R-END-2)."""
     me = view.seat
     out: list[list[float]] = []
     for _ in range(worlds):
@@ -63,7 +66,17 @@ def rollout_values(
             g = world.copy()
             policy = HeuristicBot(0, samples=samples)
             policy.rng = random.Random(seed)
+            start = (g.round, g.alive[:], _copy(g.tokens), _copy(g.scores))
             g.apply(action)
+            if horizon == "round":
+                while g.to_move is not None and g.round == start[0]:
+                    if g.pending_draw is not None:
+                        g.apply(DRAW)
+                        continue
+                    legal = g.legal_actions()
+                    g.apply(legal[0] if len(legal) == 1 else policy.act(view_of(g, g.to_move)))
+                row.append(_rewards(g, start[1], start[2], start[3])[me])
+                continue
             while g.to_move is not None and g.alive[me]:
                 if g.pending_draw is not None:
                     g.apply(DRAW)
@@ -77,6 +90,10 @@ def rollout_values(
                 row.append(1.0 if w == me else 0.0)
         out.append(row)
     return out
+
+
+def _copy(xs: list[int] | None) -> list[int] | None:
+    return None if xs is None else xs[:]
 
 
 def true_world(g: Game) -> Callable[[random.Random], Game]:
@@ -122,6 +139,12 @@ def main() -> None:
         "--samples", type=int, default=4, help="Play 2 samples of the rollout heuristic"
     )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--horizon",
+        choices=["game", "round"],
+        default="game",
+        help="roll out to the end of the game, or of the round (tokens and points games)",
+    )
     ap.add_argument("--out", help="write every decision's values here (JSON lines)")
     ap.add_argument(
         "--choose",
@@ -162,8 +185,8 @@ def main() -> None:
                     chooser = partial(tracker.world, view)
                 else:
                     chooser = partial(believed_world, view)
-                values = rollout_values(view, half, rng, args.samples, chooser)
-                held = rollout_values(view, half, rng, args.samples, truth)
+                values = rollout_values(view, half, rng, args.samples, chooser, args.horizon)
+                held = rollout_values(view, half, rng, args.samples, truth, args.horizon)
                 prior = view.legal.index(action)
                 pick = choose(values, prior, args.z)
                 gain = sum(row[pick] - row[prior] for row in held) / len(held)
@@ -194,7 +217,8 @@ def main() -> None:
     per_game = n / args.games / args.players  # searched decisions per seat per game
     print(f"{n} decisions searched ({per_game:.2f} per seat per game), {changed} changed")
     print(f"gain per decision {mean:+.5f} ± {se:.5f} (1 SE, held-out true-hand worlds)")
-    print(f"gain in win rate per game {mean * per_game:+.4f} ± {se * per_game:.4f}")
+    what = "win rate" if args.horizon == "game" else "rounds not lost (tokens kept)"
+    print(f"gain in {what} per game {mean * per_game:+.4f} ± {se * per_game:.4f}")
     print(
         json.dumps(
             {
@@ -204,6 +228,7 @@ def main() -> None:
                 "worlds": args.worlds,
                 "z": args.z,
                 "choose": args.choose,
+                "horizon": args.horizon,
                 "inferred_worlds": kept,
                 "fallback_worlds": fallbacks,
                 "decisions": n,

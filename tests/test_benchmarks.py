@@ -111,3 +111,21 @@ def test_pool_runs_adds_games_and_pools_the_paired_comparison() -> None:
     assert pooled["se"] == pytest.approx(se, abs=1e-5)
     with pytest.raises(SystemExit):
         pool([a, a])  # the same seed twice would count the same games twice
+
+
+def test_decision_values_scores_rounds_with_tokens() -> None:
+    """``decision_values.py --horizon round``: rollouts stop at the end of the round and
+    score it as the search does with tokens (R-END-2): 1 unless the searcher lost the round.
+    Every legal card gets a value in every world (paired samples)."""
+    from ono99 import Game
+
+    dv = _script("decision_values")
+    g = Game("classic1980", 3, seed="dv:1", events=False)
+    view = g.view(g.to_move)
+    for horizon in ("round", "game"):
+        values = dv.rollout_values(view, 6, random.Random(2), 4, dv.true_world(g), horizon)
+        assert len(values) == 6 and all(len(row) == len(view.legal) for row in values)
+        assert all(v in (0.0, 1.0) or 0.0 < v < 1.0 for row in values for v in row)
+    rounds = dv.rollout_values(view, 30, random.Random(3), 4, dv.true_world(g), "round")
+    flat = {v for row in rounds for v in row}
+    assert flat <= {0.0, 1.0} and flat == {0.0, 1.0}  # some rounds lost, some not
