@@ -239,9 +239,7 @@ class ISMCTSBot(Bot):
         position, so every root action meets the same draws and the same choices.)"""
         start_round = g.round
         elimination = g.rules.mode == "elimination"
-        tokens0 = None if g.tokens is None else g.tokens[:]
-        scores0 = None if g.scores is None else g.scores[:]
-        alive0 = g.alive[:]
+        before = _round_start(g)
         policy = self.policy
         apply = g.apply
         apply(action)
@@ -255,16 +253,14 @@ class ISMCTSBot(Bot):
             legal = g._legal
             apply(legal[0] if len(legal) == 1 else policy.act(view_of(g, g._to_move)))
             steps += 1
-        return _rewards(g, alive0, tokens0, scores0)[me]
+        return _rewards(g, *before)[me]
 
     def _iterate(self, g: Game, action: int, root: _Edge, rng: random.Random, me: int) -> float:
         """Play ``action`` in world ``g``, descend ``root``'s tree with UCB1, expand one
         edge, roll out to the end of the round; back up; return ``me``'s reward."""
         start_round = g.round
         elimination = g.rules.mode == "elimination"
-        tokens0 = None if g.tokens is None else g.tokens[:]
-        scores0 = None if g.scores is None else g.scores[:]
-        alive0 = g.alive[:]
+        before = _round_start(g)
         apply = g.apply
         apply(action)
         path: list[tuple[_Edge, int]] = [(root, me)]
@@ -324,11 +320,21 @@ class ISMCTSBot(Bot):
                 continue
             apply(rollout_choice(g, rng, eps))
             steps += 1
-        reward = _rewards(g, alive0, tokens0, scores0)
+        reward = _rewards(g, *before)
         for edge, p in path:
             edge.n += 1
             edge.w += reward[p]
         return reward[me]
+
+
+def _round_start(g: Game) -> tuple[list[bool], list[int] | None, list[int] | None]:
+    """What :func:`_rewards` compares the end of a rollout with: who was alive, the tokens
+    and the scores when it began."""
+    return (
+        g.alive[:],
+        None if g.tokens is None else g.tokens[:],
+        None if g.scores is None else g.scores[:],
+    )
 
 
 def _rewards(
