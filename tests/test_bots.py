@@ -115,8 +115,15 @@ def test_ismcts_options_spell_the_bot() -> None:
     assert p.rollout == "greedy"
 
 
-def _moves(names: list[str], rules: str, players: int, seed: int, limit: int) -> list[int]:
-    g = Game(rules, players, seed=seed, events=False)
+def _moves(
+    names: list[str],
+    rules: str,
+    players: int,
+    seed: int,
+    limit: int,
+    options: dict[str, str] | None = None,
+) -> list[int]:
+    g = Game(rules, players, seed=seed, options=options, events=False)
     bots = [make_bot(n, 7 + s) for s, n in enumerate(names)]
     out: list[int] = []
     while g.to_move is not None and len(out) < limit:
@@ -129,13 +136,20 @@ def _moves(names: list[str], rules: str, players: int, seed: int, limit: int) ->
 
 def test_plain_ismcts_is_the_configuration_measured_for_the_rules() -> None:
     """Plain ``ismcts`` plays exactly ``ismcts:120:heuristic:infer:z2`` in elimination
-    games (R-END-1) and ``ismcts:300`` with tokens (R-END-2), the configurations of the
-    strength table (docs/strength.md)."""
+    games (R-END-1), ``ismcts:120:heuristic:infer`` with tokens (R-END-2) and
+    ``ismcts:300`` with points (R-END-3), the configurations of the strength table
+    (docs/strength.md); the configurations are different players."""
     assert _moves(["ismcts", "heuristic"], "mattel2022", 2, 5, 400) == _moves(
         ["ismcts:120:heuristic:infer:z2", "heuristic"], "mattel2022", 2, 5, 400
     )
-    assert _moves(["ismcts", "greedy", "heuristic"], "classic1980", 3, 6, 60) == _moves(
-        ["ismcts:300", "greedy", "heuristic"], "classic1980", 3, 6, 60
+    tokens = _moves(["ismcts", "greedy", "heuristic"], "classic1980", 3, 6, 120)
+    assert tokens == _moves(
+        ["ismcts:120:heuristic:infer", "greedy", "heuristic"], "classic1980", 3, 6, 120
+    )
+    assert tokens != _moves(["ismcts:300", "greedy", "heuristic"], "classic1980", 3, 6, 120)
+    points = {"scoring": "points"}
+    assert _moves(["ismcts", "greedy"], "classic1980", 2, 8, 60, points) == _moves(
+        ["ismcts:300", "greedy"], "classic1980", 2, 8, 60, points
     )
 
 

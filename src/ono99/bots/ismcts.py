@@ -30,9 +30,9 @@ With ``rollout="heuristic"`` the search is flat instead: after each root action 
 heuristic plays every seat to the end of the round (a rollout algorithm, one step of
 policy improvement over the heuristic; Bertsekas, Tesauro & Galperin). It costs more
 (about 2 ms per world and card) but, on worlds read from the others' plays
-(``infer=True``) and with ``z = 2``, it is the configuration that beats the heuristic in
-``mattel2022`` (docs/strength.md), which plain ``ismcts`` uses there
-(:class:`PresetISMCTS`).
+(``infer=True``), it is the configuration that beats the heuristic in ``mattel2022`` (with
+``z = 2``) and in ``classic1980`` with tokens (``z = 1``) (docs/strength.md), which plain
+``ismcts`` uses there (:class:`PresetISMCTS`).
 
 Rewards at the end of the round: in ``mattel2022`` (elimination) the round is the
 whole game; with tokens (R-END-2) the round's loser scores 0 and the others 1; in
@@ -76,7 +76,7 @@ __all__ = [
     "ISMCTSBot",
     "PresetISMCTS",
     "DEFAULT_ITERATIONS",
-    "ELIMINATION_ITERATIONS",
+    "ROLLOUT_ITERATIONS",
     "rollout_choice",
 ]
 
@@ -430,8 +430,8 @@ def _make_ismcts_n(seed: int, arg: str) -> Bot:
     return ISMCTSBot(seed, iterations=iterations, **kwargs)
 
 
-#: worlds per decision of plain ``ismcts`` in elimination games (heuristic rollouts)
-ELIMINATION_ITERATIONS = 120
+#: worlds per decision of plain ``ismcts`` with heuristic rollouts (elimination, tokens)
+ROLLOUT_ITERATIONS = 120
 
 
 class PresetISMCTS(Bot):
@@ -442,8 +442,12 @@ class PresetISMCTS(Bot):
       worlds read from the others' last plays, 120 worlds, leaving the heuristic's card
       only for one better by two standard errors, i.e. ``ismcts:120:heuristic:infer:z2``
       (the same moves for the same seed).
-    - Tokens and points (``classic1980``, scoring options): the anchored tree search with
-      short greedy rollouts, ``iterations`` worlds (``ismcts:300``).
+    - Tokens (``classic1980``): the same search to the end of the round, leaving the
+      heuristic's card for one better by one standard error, i.e.
+      ``ismcts:120:heuristic:infer``.
+    - Points (``scoring=points``), where no rollout search has been measured yet: the
+      anchored tree search with short greedy rollouts, ``iterations`` worlds
+      (``ismcts:300``).
     """
 
     name = "ismcts"
@@ -451,23 +455,23 @@ class PresetISMCTS(Bot):
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS) -> None:
         self.seed = seed
         self.iterations = iterations
-        self._bots: dict[bool, ISMCTSBot] = {}
+        self._bots: dict[str, ISMCTSBot] = {}
 
-    def _for(self, elimination: bool) -> ISMCTSBot:
-        bot = self._bots.get(elimination)
+    def _for(self, mode: str) -> ISMCTSBot:
+        bot = self._bots.get(mode)
         if bot is None:
-            if elimination:
+            if mode == "points":
+                bot = ISMCTSBot(self.seed, iterations=self.iterations)
+            else:
                 bot = ISMCTSBot(
                     self.seed,
-                    iterations=ELIMINATION_ITERATIONS,
+                    iterations=ROLLOUT_ITERATIONS,
                     rollout="heuristic",
                     horizon=0,
                     infer=True,
-                    z=2.0,
+                    z=2.0 if mode == "elimination" else 1.0,
                 )
-            else:
-                bot = ISMCTSBot(self.seed, iterations=self.iterations)
-            self._bots[elimination] = bot
+            self._bots[mode] = bot
         return bot
 
     def reset(self) -> None:
@@ -475,7 +479,7 @@ class PresetISMCTS(Bot):
             bot.reset()
 
     def act(self, view: PlayerView) -> int:
-        return self._for(view.rules.mode == "elimination").act(view)
+        return self._for(view.rules.mode).act(view)
 
 
 @register("ismcts")

@@ -6,10 +6,11 @@ level    bot                                           per decision
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
 hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
-expert   plain ``ismcts``: in elimination games        up to about a second
-         (mattel2022) heuristic rollouts to the end
-         of the game on worlds read from the others'
-         plays (120 worlds); otherwise as hard
+expert   plain ``ismcts``: heuristic rollouts to the   up to about half a second
+         end of the game (mattel2022) or of the
+         round (tokens) on worlds read from the
+         others' plays (120 worlds); as hard with
+         points
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.
@@ -22,7 +23,7 @@ from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
 from ono99.bots.ismcts import (
     DEFAULT_ITERATIONS,
-    ELIMINATION_ITERATIONS,
+    ROLLOUT_ITERATIONS,
     ISMCTSBot,
     PresetISMCTS,
 )
@@ -36,7 +37,7 @@ LEVELS: dict[str, str] = {
     "easy": "greedy, 30% random cards",
     "medium": "heuristic",
     "hard": f"ismcts, {HARD_ITERATIONS} iterations",
-    "expert": f"ismcts: heuristic rollouts, {ELIMINATION_ITERATIONS} worlds in elimination games",
+    "expert": f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode: as hard)",
 }
 
 
