@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from ono99 import Game
+from ono99.bots.base import Bot
 from ono99.bots.heuristic import HeuristicBot
 from ono99.bots.inference import HandTracker, ParticleTracker
 from ono99.view import PlayerView
@@ -73,13 +74,10 @@ def test_no_history_falls_back_to_the_belief() -> None:
     assert t.prev is None
 
 
-def test_ismcts_with_inference_plays_legal_moves_and_reads_plays() -> None:
-    """ISMCTS with ``infer=True`` samples its worlds through the others' last plays, and
-    only ever returns legal actions (R-LIM-2)."""
-    from ono99.bots.ismcts import ISMCTSBot
-
-    g = Game("mattel2022", 2, seed=3, events=False)
-    bot = ISMCTSBot(1, iterations=20, infer=True)
+def _play_against_heuristic(bot: Bot, seed: int) -> Game:
+    """A 2-player mattel2022 game of ``bot`` (seat 0) against the heuristic, checking that
+    every action ``bot`` returns is legal (R-LIM-2); the finished game."""
+    g = Game("mattel2022", 2, seed=seed, events=False)
     other = HeuristicBot(2)
     while g.to_move is not None:
         p = g.to_move
@@ -87,6 +85,16 @@ def test_ismcts_with_inference_plays_legal_moves_and_reads_plays() -> None:
         action = bot.act(view) if p == 0 else other.act(view)
         assert action in view.legal
         g.apply(action)
+    return g
+
+
+def test_ismcts_with_inference_plays_legal_moves_and_reads_plays() -> None:
+    """ISMCTS with ``infer=True`` samples its worlds through the others' last plays, and
+    only ever returns legal actions (R-LIM-2)."""
+    from ono99.bots.ismcts import ISMCTSBot
+
+    bot = ISMCTSBot(1, iterations=20, infer=True)
+    _play_against_heuristic(bot, seed=3)
     assert bot.tracker is not None and bot.tracker.kept > 0
 
 
@@ -121,13 +129,5 @@ def test_ismcts_heuristic_rollouts_with_particles_play_legal_moves() -> None:
     particle-filter worlds; only legal actions (R-LIM-2), the game ends (R-END-4)."""
     from ono99.bots import make_bot
 
-    g = Game("mattel2022", 2, seed=8, events=False)
-    bot = make_bot("ismcts:6:heuristic:particles", 1)
-    other = HeuristicBot(2)
-    while g.to_move is not None:
-        p = g.to_move
-        view = g.view(p)
-        action = bot.act(view) if p == 0 else other.act(view)
-        assert action in view.legal
-        g.apply(action)
+    g = _play_against_heuristic(make_bot("ismcts:6:heuristic:particles", 1), seed=8)
     assert g.winner is not None
