@@ -77,6 +77,7 @@ __all__ = [
     "PresetISMCTS",
     "DEFAULT_ITERATIONS",
     "ROLLOUT_ITERATIONS",
+    "PRESETS",
     "rollout_choice",
 ]
 
@@ -433,45 +434,38 @@ def _make_ismcts_n(seed: int, arg: str) -> Bot:
 #: worlds per decision of plain ``ismcts`` with heuristic rollouts (elimination, tokens)
 ROLLOUT_ITERATIONS = 120
 
+#: scoring mode -> the ``ismcts:...`` configuration plain ``ismcts`` plays there
+PRESETS: dict[str, str] = {
+    "elimination": f"{ROLLOUT_ITERATIONS}:heuristic:infer:z2",
+    "tokens": f"{ROLLOUT_ITERATIONS}:heuristic:infer",
+    "points": f"{DEFAULT_ITERATIONS}",
+}
+
 
 class PresetISMCTS(Bot):
     """Plain ``ismcts`` (and the ``expert`` level): the configuration measured strongest
-    for the rules being played (docs/strength.md).
+    for the rules being played (docs/strength.md), one of :data:`PRESETS`.
 
     - Elimination games (``mattel2022``): heuristic rollouts to the end of the game on
       worlds read from the others' last plays, 120 worlds, leaving the heuristic's card
-      only for one better by two standard errors, i.e. ``ismcts:120:heuristic:infer:z2``
-      (the same moves for the same seed).
+      only for one better by two standard errors (``ismcts:120:heuristic:infer:z2``).
     - Tokens (``classic1980``): the same search to the end of the round, leaving the
-      heuristic's card for one better by one standard error, i.e.
-      ``ismcts:120:heuristic:infer``.
+      heuristic's card for one better by one standard error
+      (``ismcts:120:heuristic:infer``).
     - Points (``scoring=points``), where no rollout search has been measured yet: the
-      anchored tree search with short greedy rollouts, ``iterations`` worlds
-      (``ismcts:300``).
+      anchored tree search with short greedy rollouts, 300 worlds (``ismcts:300``).
     """
 
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS) -> None:
+    def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self.iterations = iterations
-        self._bots: dict[str, ISMCTSBot] = {}
+        self._bots: dict[str, Bot] = {}
 
-    def _for(self, mode: str) -> ISMCTSBot:
+    def _for(self, mode: str) -> Bot:
         bot = self._bots.get(mode)
         if bot is None:
-            if mode == "points":
-                bot = ISMCTSBot(self.seed, iterations=self.iterations)
-            else:
-                bot = ISMCTSBot(
-                    self.seed,
-                    iterations=ROLLOUT_ITERATIONS,
-                    rollout="heuristic",
-                    horizon=0,
-                    infer=True,
-                    z=2.0 if mode == "elimination" else 1.0,
-                )
-            self._bots[mode] = bot
+            bot = self._bots[mode] = _make_ismcts_n(self.seed, PRESETS[mode])
         return bot
 
     def reset(self) -> None:
