@@ -54,8 +54,9 @@ def test_draw_lost_by_own_second_card() -> None:
     assert hand_codes(g, 1) == sorted(["8", "9", "10"])
 
 
-def test_draw_lost_when_round_ends() -> None:
-    """R-DRAW-1 and R-END-2: a pending draw ends with the round."""
+def test_draw_pending_at_round_end_is_not_made_nor_announced() -> None:
+    """R-DRAW-2 and R-END-2: a draw still pending when the round ends is simply not
+    made: the cards are dealt again, and nothing is announced as lost."""
     g = make(
         "classic1980",
         ["2 3 4 5", "99 99 99 99"],
@@ -65,7 +66,7 @@ def test_draw_lost_when_round_ends() -> None:
     )
     g.apply("2")  # seat 1 busts at once: the round ends before seat 0 draws
     assert g.round == 2 and g.pending_draw is None
-    assert "draw_lost" in kinds(g)
+    assert "draw_lost" not in kinds(g) and "round_end" in kinds(g)
     assert [len(h) for h in g.hands] == [4, 4]
     assert state_json(g)["pending_draw"] is None
 
@@ -102,7 +103,7 @@ def test_points_bust_play_draws_by_itself() -> None:
 
 @pytest.mark.parametrize("scoring", ["tokens", "points"])
 def test_own_pending_draw_comes_before_a_bust(scoring: str) -> None:
-    """R-LIM-2 with R-DRAW-1 (and R-END-3): between the two cards of a Double Play, a
+    """R-DRAW-2, R-LIM-2 with R-DRAW-1 (and R-END-3): between the two cards of a Double Play, a
     player with no safe card whose own draw is pending has an "other legal action": they
     do not bust (nor, in points mode, play an unsafe card) until they have drawn."""
     g = scripted(

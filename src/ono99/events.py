@@ -1,7 +1,9 @@
 """Typed announcements the engine emits as a game goes on.
 
-Every event is public: a draw names who drew, never the card. Front ends turn
-events into words (see :mod:`ono99.narrate`).
+Every event is public but one field: a ``draw`` event's ``info["cards"]`` names the
+cards drawn, which only the drawer may see. Front ends get events through
+:meth:`ono99.Game.events_for`, which drops them for everyone else, and turn events
+into words (see :mod:`ono99.narrate`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ EVENT_KINDS = (
     "round_start",  # seat = starter; info: {"round": r}
     "play",  # seat played card; total = new total
     "four99",  # seat discarded four ONO 99 cards (R-99-3)
-    "draw",  # seat drew `info["count"]` cards (card hidden)
+    "draw",  # seat drew `info["count"]` cards; `info["cards"]`: the drawer's eyes only
     "reshuffle",  # discard pile became the draw pile (R-TURN-3)
     "reverse",  # direction changed; info: {"direction": d}
     "owes_two",  # seat must play two cards (R-P2)
@@ -22,7 +24,7 @@ EVENT_KINDS = (
     "out_of_round",  # points mode: seat is out of this round
     "token_lost",  # seat lost a token; info: {"tokens": left}
     "eliminated",  # seat is out of the game
-    "draw_lost",  # seat's pending draw was lost (R-DRAW-1)
+    "draw_lost",  # seat's pending draw was lost to a card played first (R-DRAW-1)
     "round_end",  # info: {"round": r, "loser"/"scores"/"hands": ...}
     "game_over",  # info: {"winner": seat or list}
 )

@@ -15,6 +15,7 @@ No I/O, no global random state: every shuffle comes from the game's seed.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,9 +24,18 @@ from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
 from ono99.i18n import N_
 from ono99.rules import Rules, deck_list, make_rules
-from ono99.view import PlayerView, view_of
+from ono99.view import PlayerView, PublicView, public_view, view_of
 
-__all__ = ["Game", "Deal", "hand_points"]
+__all__ = ["Game", "Deal", "hand_points", "new_seed"]
+
+#: bits of a seed the user did not choose: far too many to search from what a player sees
+SEED_BITS = 128
+
+
+def new_seed() -> int:
+    """A fresh, unguessable seed (``secrets``): for every game whose seed nobody chose."""
+    return secrets.randbits(SEED_BITS)
+
 
 _M10 = int(Card.MINUS10)
 _REV = int(Card.REVERSE)
@@ -93,8 +103,10 @@ def _shuffle(rng: random.Random, x: list[int]) -> None:
 class Game:
     """A game of ONO 99 under one preset.
 
-    ``players`` is a count or a list of names. ``deals`` optionally fixes the deal
-    of each round (R-REC). ``events=False`` skips the announcement log (search).
+    ``players`` is a count or a list of names. ``seed`` fixes every shuffle; without
+    one the game takes a fresh unguessable seed (:func:`new_seed`), kept in ``seed``
+    for its record. ``deals`` optionally fixes the deal of each round (R-REC).
+    ``events=False`` skips the announcement log (search).
     """
 
     __slots__ = (
@@ -111,7 +123,7 @@ class Game:
         players: int | Sequence[str] = 2,
         *,
         options: Mapping[str, Any] | None = None,
-        seed: int | str = 0,
+        seed: int | str | None = None,
         dealer: int | None = None,
         deals: Sequence[Deal] | None = None,
         events: bool = True,
@@ -137,6 +149,8 @@ class Game:
             names = [f"Player {i + 1}" for i in range(n)]
         else:
             names = [str(p) for p in players]
+        if seed is None:
+            seed = new_seed()
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise RecordError(
                 N_("seed must be an integer or a string, not {value}"), value=repr(seed)
@@ -217,6 +231,46 @@ class Game:
         """What ``seat`` may know (its own hand, public state): see :mod:`ono99.view`."""
         return view_of(self, seat)
 
+    def public_view(self) -> PublicView:
+        """What everyone may know (a spectator's view): no hand."""
+        return public_view(self)
+
+    def acting(self) -> dict[int, tuple[int, ...]]:
+        """Who may act now, and with what: ``{seat: legal actions}``, in seat order.
+
+        Usually one seat, the player to move. Under the draw penalty (R-DRAW-1) the
+        seat whose draw is pending may ``DRAW`` while the next player may already
+        play: both appear, and whoever acts first wins the race. Empty when the game
+        is over.
+
+        >>> g = Game("classic1980", 3, options={"draw_penalty": True}, seed=3)
+        >>> _ = g.apply(g.legal_actions(0)[0])
+        >>> sorted(g.acting())
+        [0, 1]
+        >>> g.acting()[0]
+        (17,)
+        """
+        p = self._to_move
+        if p < 0:
+            return {}
+        pending = self._pending
+        if pending < 0 or pending == p:
+            return {p: self._legal}
+        return dict(sorted(((p, self._legal), (pending, (DRAW,)))))
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
+        """The announcements from index ``start`` on as ``seat`` may hear them: the cards
+        another seat drew are left out (``seat`` None: a spectator, no drawn cards).
+
+        Every event a player or a spectator receives comes through here; ``events``
+        itself is the engine's full log (drawn cards included)."""
+        out: list[Event] = []
+        for e in (self.events or [])[start:]:
+            if e.kind == "draw" and e.seat != seat and e.info and "cards" in e.info:
+                e = e._replace(info={"count": e.info["count"]})
+            out.append(e)
+        return out
+
     def legal_actions(self, seat: int | None = None) -> tuple[int, ...]:
         """The actions the game accepts now, sorted: cards to play for the player to
         move, ``FOUR_99``, and ``DRAW`` while a draw is pending (made by its seat).
@@ -231,15 +285,6 @@ class Game:
         if pending >= 0 and pending != self._to_move:
             return (*legal, DRAW)
         return legal
-
-    def is_legal(self, action: int) -> bool:
-        return action in self._legal or (action == DRAW and self._pending >= 0)
-
-    def actor(self, action: int) -> int | None:
-        """The seat that would make ``action`` (the pending drawer for ``DRAW``)."""
-        if action == DRAW and self._pending >= 0:
-            return self._pending
-        return self.to_move
 
     # ------------------------------------------------------------------ actions
 
@@ -298,10 +343,6 @@ class Game:
             self._play(p, action)
         self._settle()
         return p
-
-    def play(self, code: str) -> int:
-        """Alias of :meth:`apply` for card codes."""
-        return self.apply(code)
 
     def copy(self, events: bool = False) -> Game:
         """A cheap independent copy (no deepcopy); the event log is dropped unless
@@ -407,7 +448,8 @@ class Game:
             hand.append(pile.pop())
             got += 1
         if self.events is not None:
-            self._emit("draw", seat, info={"count": got})
+            # The drawn cards are the drawer's alone: events_for() drops them for others.
+            self._emit("draw", seat, info={"count": got, "cards": hand[len(hand) - got :]})
 
     def _reshuffle(self) -> None:
         # R-TURN-3: the whole discard pile becomes the draw pile; total unchanged.
@@ -521,8 +563,7 @@ class Game:
             else:
                 tokens[p] -= 1
                 self._emit("token_lost", p, info={"tokens": tokens[p]})
-            if self._pending >= 0:
-                self._lose_pending()
+            self._pending = -1  # R-DRAW-2: a draw pending at the round's end is not made
             self._emit("round_end", p, info={"round": self.round, "loser": p})
             self._next_round_or_finish(p)
 
@@ -553,8 +594,7 @@ class Game:
             if self.alive[s]:
                 gained[s] = hand_points(self.hands[s]) + (25 if s in self.round_out else 0)
                 scores[s] += gained[s]
-        if self._pending >= 0:
-            self._lose_pending()
+        self._pending = -1  # R-DRAW-2: a draw pending at the round's end is not made
         self._emit(
             "round_end",
             info={

@@ -2,7 +2,8 @@
 
 A view is built from the game for one seat and holds nothing hidden from that
 seat: its own hand, hand sizes of the others, the public piles and counters.
-Bots and front ends receive views, never the game.
+A :class:`PublicView` is what everyone may know (a spectator's view): no hand at
+all. Bots and front ends receive views, never the game.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from ono99.rules import Rules
 if TYPE_CHECKING:
     from ono99.game import Game
 
-__all__ = ["PlayerView", "view_of"]
+__all__ = ["PublicView", "PlayerView", "view_of", "public_view"]
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
-    seat: int
+class PublicView:
+    """What every player and spectator may know: no hand, no draw order."""
+
     rules: Rules
     names: tuple[str, ...]
-    hand: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     total: int
     direction: int
@@ -34,10 +35,6 @@ class PlayerView:
     plays_left: int
     #: an ONO 99 card was played this turn (R-99-5)
     played_99: bool
-    #: the actions this seat may make now (empty when it is not its move)
-    legal: tuple[int, ...]
-    #: the legal cards are unsafe plays of a points-mode bust (R-END-3)
-    bust_mode: bool
     #: the discard pile, bottom first (public: every card was played face up)
     discard: tuple[int, ...]
     draw_pile: int
@@ -61,26 +58,27 @@ class PlayerView:
         return len(self.names)
 
     @property
-    def is_my_turn(self) -> bool:
-        return bool(self.legal)
+    def is_over(self) -> bool:
+        return self.to_move is None
 
     def to_json(self) -> dict[str, Any]:
-        """The view as JSON-ready data with card codes."""
+        """The view as JSON-ready data with card codes (``seat`` null, ``hand`` and
+        ``legal`` empty: a spectator's view)."""
         w = self.winner
         return {
-            "seat": self.seat,
+            "seat": None,
             "rules": self.rules.preset,
             "options": dict(self.rules.options),
             "names": list(self.names),
-            "hand": [action_code(c) for c in self.hand],
+            "hand": [],
             "hand_sizes": list(self.hand_sizes),
             "total": self.total,
             "direction": self.direction,
             "to_move": self.to_move,
             "owes_two": self.owes_two,
             "plays_left": self.plays_left,
-            "legal": [action_code(a) for a in self.legal],
-            "bust_mode": self.bust_mode,
+            "legal": [],
+            "bust_mode": False,
             "discard": [action_code(c) for c in self.discard],
             "draw_pile": self.draw_pile,
             "laid_down": [[action_code(c) for c in h] for h in self.laid_down],
@@ -94,39 +92,74 @@ class PlayerView:
         }
 
 
-def view_of(game: Game, seat: int) -> PlayerView:
-    """Build seat ``seat``'s view of ``game``."""
-    if not 0 <= seat < game.n:
-        raise ValueError(f"no seat {seat} in a {game.n}-player game")
+@dataclass(frozen=True, slots=True)
+class PlayerView(PublicView):
+    """What seat ``seat`` may know: the public view and its own hand and moves."""
+
+    seat: int
+    hand: tuple[int, ...]
+    #: the actions this seat may make now (empty when it may not act)
+    legal: tuple[int, ...]
+    #: the legal cards are unsafe plays of a points-mode bust (R-END-3)
+    bust_mode: bool
+
+    @property
+    def is_my_turn(self) -> bool:
+        return bool(self.legal)
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data with card codes."""
+        out = PublicView.to_json(self)
+        out["seat"] = self.seat
+        out["hand"] = [action_code(c) for c in self.hand]
+        out["legal"] = [action_code(a) for a in self.legal]
+        out["bust_mode"] = self.bust_mode
+        return out
+
+
+def _public_fields(game: Game) -> dict[str, Any]:
     elim = game.rules.mode == "elimination"
     laid = tuple(tuple(h) if (elim and not game.alive[s]) else () for s, h in enumerate(game.hands))
     w = game.winner
-    to_move = game.to_move
+    return {
+        "rules": game.rules,
+        "names": tuple(game.names),
+        "hand_sizes": tuple(len(h) for h in game.hands),
+        "total": game.total,
+        "direction": game.direction,
+        "to_move": game.to_move,
+        "owes_two": game.owes_two,
+        "plays_left": game.plays_left,
+        "played_99": game.played_99,
+        "discard": tuple(game.discard),
+        "draw_pile": len(game.draw_pile),
+        "laid_down": laid,
+        "alive": tuple(game.alive),
+        "active": tuple(game.active),
+        "out": tuple(game.out),
+        "round_out": tuple(game.round_out),
+        "tokens": None if game.tokens is None else tuple(game.tokens),
+        "scores": None if game.scores is None else tuple(game.scores),
+        "round": game.round,
+        "winner": tuple(w) if isinstance(w, list) else w,
+        "pending_draw": game.pending_draw,
+        "reshuffles": game.reshuffles,
+    }
+
+
+def public_view(game: Game) -> PublicView:
+    """What everyone may know of ``game`` (a spectator's view)."""
+    return PublicView(**_public_fields(game))
+
+
+def view_of(game: Game, seat: int) -> PlayerView:
+    """Build seat ``seat``'s view of ``game``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
+        raise ValueError(f"no seat {seat!r} in a {game.n}-player game")
     return PlayerView(
+        **_public_fields(game),
         seat=seat,
-        rules=game.rules,
-        names=tuple(game.names),
         hand=tuple(game.hands[seat]),
-        hand_sizes=tuple(len(h) for h in game.hands),
-        total=game.total,
-        direction=game.direction,
-        to_move=to_move,
-        owes_two=game.owes_two,
-        plays_left=game.plays_left,
-        played_99=game.played_99,
         legal=game.legal_actions(seat),
-        bust_mode=game.must_bust_play and seat == to_move,
-        discard=tuple(game.discard),
-        draw_pile=len(game.draw_pile),
-        laid_down=laid,
-        alive=tuple(game.alive),
-        active=tuple(game.active),
-        out=tuple(game.out),
-        round_out=tuple(game.round_out),
-        tokens=None if game.tokens is None else tuple(game.tokens),
-        scores=None if game.scores is None else tuple(game.scores),
-        round=game.round,
-        winner=tuple(w) if isinstance(w, list) else w,
-        pending_draw=game.pending_draw,
-        reshuffles=game.reshuffles,
+        bust_mode=game.must_bust_play and seat == game.to_move,
     )

@@ -73,12 +73,14 @@ def replay(
 
     def tell() -> None:
         nonlocal printed
-        events = game.events or []
-        for ev in events[printed:]:
+        # Told as a spectator hears it: no one's drawn cards (the record's hands are public
+        # only in --json).
+        events = game.events_for(None, printed)
+        for ev in events:
             line = narrate(ev, game.names, game.rules, you=you)
             if line:
                 print(line)
-        printed = len(events)
+        printed += len(events)
 
     for i, move in enumerate(rec.moves):
         if not as_json:

@@ -14,7 +14,6 @@ the next bot moves (see :meth:`Session.human_may_draw`).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -139,13 +138,8 @@ class Session:
         reason = self.why_not(action)
         if reason is not None:
             raise NotPlayable(reason)
-        before = Counter(self.game.hands[HUMAN])
-        if action < 16:
-            before[action] -= 1
-        elif action == 16:
-            before[15] -= 4
         self.game.apply(action)
-        return self._drain(before)
+        return self._drain()
 
     def draw(self) -> list[Event]:
         """Take the human's pending draw (R-DRAW-1)."""
@@ -161,27 +155,18 @@ class Session:
         g.apply(action)
         while g.pending_draw is not None and g.pending_draw != HUMAN:
             g.apply(DRAW)  # R-DRAW-1: bots always draw at once
-        return self._drain(None)
+        return self._drain()
 
-    def _drain(self, before: Counter[int] | None) -> list[Event]:
-        """New events since the last call; the human's own draws name the cards."""
-        events = self.game.events or []
-        new = events[self._seen :]
-        self._seen = len(events)
-        if before is None or any(e.kind == "round_start" for e in new):
-            return new
-        drawn = sorted((Counter(self.game.hands[HUMAN]) - before).elements())
-        out: list[Event] = []
-        for e in new:
-            if e.kind == "draw" and e.seat == HUMAN and drawn:
-                info = {**(e.info or {}), "cards": drawn}
-                e = Event("draw", HUMAN, None, e.total, info)
-            out.append(e)
-        return out
+    def _drain(self) -> list[Event]:
+        """New events since the last call, as the human may hear them (their own drawn
+        cards named, nobody else's)."""
+        new = self.game.events_for(HUMAN, self._seen)
+        self._seen += len(new)
+        return new
 
     def events_so_far(self) -> list[Event]:
         """Events not yet handed out (e.g. the first round_start)."""
-        return self._drain(None)
+        return self._drain()
 
 
 @dataclass(frozen=True)
