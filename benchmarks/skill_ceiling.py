@@ -56,7 +56,7 @@ def choose(g: Game, me: int, knows: str, rollouts: int, rng: random.Random) -> i
             w, r = w0.copy(), random.Random(seed)
             w.apply(a)
             while not w.is_over and w.alive[me]:
-                w.apply(DRAW if w._pending >= 0 else rollout_choice(w, r, 0.1))
+                w.apply(DRAW if w.pending_draw is not None else rollout_choice(w, r, 0.1))
             wins[a] += w.winner == me
     return max(legal, key=lambda a: wins[a])
 

@@ -189,7 +189,7 @@ async def test_unplayable_card_is_explained_and_nothing_changes() -> None:
         g = s.game
         g.hands[HUMAN] = [15, 9, 5, 3]  # an ONO 99 card and a 9 at total 92
         g.total = 92
-        g._settle()
+        g.resettle()
         await app.refresh_table()
         await pilot.press("1")
         hint = str(app.query_one("#hint", Static).content)

@@ -115,7 +115,7 @@ def test_reasons_for_unplayable_cards() -> None:
     g = s.game
     g.hands[0] = [int(Card.NINETY_NINE), 9, 5, 3]
     g.total = 92
-    g._settle()  # recompute the legal moves for the edited hand
+    g.resettle()  # recompute the legal moves for the edited hand
     view = s.view()
     assert why_not(9, view) == "9 would take the total to 101: reaching 99 loses"
     assert "never be played" in (why_not(int(Card.NINETY_NINE), view) or "")

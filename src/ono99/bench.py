@@ -35,10 +35,11 @@ def run_bench(
     while True:
         g = Game(r, players, seed=seed + games, events=False)
         legal_actions, apply = g.legal_actions, g.apply
-        while g._to_move >= 0:
-            legal = legal_actions()
+        legal = legal_actions()
+        while legal:  # no legal action: the game is over
             apply(legal[int(pick() * len(legal))])
             steps += 1
+            legal = legal_actions()
         games += 1
         if clock() >= deadline:
             break

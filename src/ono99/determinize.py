@@ -49,40 +49,4 @@ def sample_world(view: PlayerView, rng: random.Random) -> Game:
             k = view.hand_sizes[s]
             hands.append(pool[len(pool) - k :])
             del pool[len(pool) - k :]
-    g = Game.__new__(Game)
-    g.rules = view.rules
-    g.n = n
-    g.names = list(view.names)
-    g.seed = rng.getrandbits(32)
-    g.dealer = 0
-    g.given_deals = []
-    g.dealt = []
-    g.hands = hands
-    g.draw_pile = pool  # what is left: exactly the draw pile's size
-    g.discard = list(view.discard)
-    g.total = view.total
-    g.direction = view.direction
-    g._to_move = -1 if view.to_move is None else view.to_move
-    g._owes_two = -1 if view.owes_two is None else view.owes_two
-    g.plays_left = view.plays_left
-    g.played_99 = view.played_99
-    g.alive = list(view.alive)
-    g.active = list(view.active)
-    g.n_active = sum(view.active)
-    g.out = list(view.out)
-    g.tokens = None if view.tokens is None else list(view.tokens)
-    g.scores = None if view.scores is None else list(view.scores)
-    g.round_out = list(view.round_out)
-    g.round = view.round
-    w = view.winner
-    g._winner = list(w) if isinstance(w, tuple) else w
-    g._pending = -1 if view.pending_draw is None else view.pending_draw
-    g.moves = []
-    g.move_seats = []
-    g.events = None
-    g.reshuffles = view.reshuffles
-    g._legal = ()
-    g._bust_mode = False
-    if g._to_move >= 0:
-        g._legal = g._compute_legal()
-    return g
+    return Game.world(view, hands, pool, rng.getrandbits(32))  # the rest is the draw pile

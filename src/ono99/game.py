@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action, parse_card
@@ -109,13 +109,21 @@ class Game:
     ``events=False`` skips the announcement log (search).
     """
 
-    __slots__ = (
-        "rules", "n", "names", "seed", "dealer", "given_deals", "dealt", "hands",
-        "draw_pile", "discard", "total", "direction", "_to_move", "_owes_two",
-        "plays_left", "played_99", "alive", "active", "n_active", "out", "tokens",
-        "scores", "round_out", "round", "_winner", "_pending", "moves", "move_seats",
-        "events", "reshuffles", "_legal", "_bust_mode",
-    )  # fmt: skip
+    #: How each field of the state is copied: "same" (never mutated, shared), "list"
+    #: (a flat list), "lists" (a list of lists), "maybe" (a list or None), "winner" (a
+    #: seat, a list of seats or None), "events" (handled by the caller). The one place a
+    #: new field is declared: copy(), the rollback in apply() and __slots__ follow it.
+    _STATE = {
+        "rules": "same", "n": "same", "names": "same", "seed": "same", "dealer": "same",
+        "given_deals": "same", "dealt": "list", "hands": "lists", "draw_pile": "list",
+        "discard": "list", "total": "same", "direction": "same", "_to_move": "same",
+        "_owes_two": "same", "plays_left": "same", "played_99": "same", "alive": "list",
+        "active": "list", "n_active": "same", "out": "list", "tokens": "maybe",
+        "scores": "maybe", "round_out": "list", "round": "same", "_winner": "winner",
+        "_pending": "same", "moves": "list", "move_seats": "list", "events": "events",
+        "reshuffles": "same", "_legal": "same", "_bust_mode": "same",
+    }  # fmt: skip
+    __slots__ = tuple(_STATE)
 
     def __init__(
         self,
@@ -310,9 +318,7 @@ class Game:
             try:
                 return self._apply(action)
             except RecordError:
-                for name in Game.__slots__:
-                    if name != "events":
-                        setattr(self, name, getattr(saved, name))
+                _copy_state(saved, self)
                 if self.events is not None:
                     del self.events[n_events:]
                 raise
@@ -348,40 +354,61 @@ class Game:
         """A cheap independent copy (no deepcopy); the event log is dropped unless
         ``events`` is true."""
         g = Game.__new__(Game)
-        g.rules = self.rules
-        g.n = self.n
-        g.names = self.names
-        g.seed = self.seed
-        g.dealer = self.dealer
-        g.given_deals = self.given_deals
-        g.dealt = self.dealt[:]
-        g.hands = [h[:] for h in self.hands]
-        g.draw_pile = self.draw_pile[:]
-        g.discard = self.discard[:]
-        g.total = self.total
-        g.direction = self.direction
-        g._to_move = self._to_move
-        g._owes_two = self._owes_two
-        g.plays_left = self.plays_left
-        g.played_99 = self.played_99
-        g.alive = self.alive[:]
-        g.active = self.active[:]
-        g.n_active = self.n_active
-        g.out = self.out[:]
-        g.tokens = None if self.tokens is None else self.tokens[:]
-        g.scores = None if self.scores is None else self.scores[:]
-        g.round_out = self.round_out[:]
-        g.round = self.round
-        w = self._winner
-        g._winner = w[:] if isinstance(w, list) else w
-        g._pending = self._pending
-        g.moves = self.moves[:]
-        g.move_seats = self.move_seats[:]
+        _copy_state(self, g)
         g.events = (self.events[:] if self.events is not None else []) if events else None
-        g.reshuffles = self.reshuffles
-        g._legal = self._legal
-        g._bust_mode = self._bust_mode
         return g
+
+    @classmethod
+    def world(
+        cls, view: PublicView, hands: list[list[int]], draw_pile: list[int], seed: int
+    ) -> Game:
+        """A game whose public state is ``view``'s and whose hidden cards are ``hands``
+        (every seat's) and ``draw_pile`` (top card last): a world for search to play in
+        (:func:`~ono99.determinize.sample_world`). ``seed`` drives its later reshuffles.
+        It has no history (no moves, no event log) and is never a real game."""
+        g = cls.__new__(cls)
+        g.rules = view.rules
+        g.n = len(view.names)
+        g.names = list(view.names)
+        g.seed = seed
+        g.dealer = 0
+        g.given_deals = []
+        g.dealt = []
+        g.hands = hands
+        g.draw_pile = draw_pile
+        g.discard = list(view.discard)
+        g.total = view.total
+        g.direction = view.direction
+        g._to_move = -1 if view.to_move is None else view.to_move
+        g._owes_two = -1 if view.owes_two is None else view.owes_two
+        g.plays_left = view.plays_left
+        g.played_99 = view.played_99
+        g.alive = list(view.alive)
+        g.active = list(view.active)
+        g.n_active = sum(view.active)
+        g.out = list(view.out)
+        g.tokens = None if view.tokens is None else list(view.tokens)
+        g.scores = None if view.scores is None else list(view.scores)
+        g.round_out = list(view.round_out)
+        g.round = view.round
+        w = view.winner
+        g._winner = list(w) if isinstance(w, tuple) else w
+        g._pending = -1 if view.pending_draw is None else view.pending_draw
+        g.moves = []
+        g.move_seats = []
+        g.events = None
+        g.reshuffles = view.reshuffles
+        g._legal = ()
+        g._bust_mode = False
+        g.resettle()
+        return g
+
+    def resettle(self) -> None:
+        """Bring the legal actions up to date after a search world's hidden cards were
+        moved between hands and the draw pile (the public state unchanged): for bots
+        that condition sampled worlds on what they saw (:mod:`ono99.bots.inference`).
+        A real game never needs it."""
+        self._legal = self._compute_legal() if self._to_move >= 0 else ()
 
     # ------------------------------------------------------------------ internals
 
@@ -804,3 +831,24 @@ class Game:
                 "R-LIM-1, R-LIM-2", card=code, total=self.total, new_total=self.total + action,
             )  # fmt: skip
         return IllegalAction(N_("{card} is not legal now"), card=code)
+
+
+def _make_copier() -> Callable[[Game, Game], None]:
+    """``_copy_state(src, dst)``: every field of ``Game._STATE`` but the event log,
+    written out as straight-line code (copy() is on the search bots' hot path)."""
+    how = {
+        "same": "dst.{0} = src.{0}",
+        "list": "dst.{0} = src.{0}[:]",
+        "lists": "dst.{0} = [x[:] for x in src.{0}]",
+        "maybe": "dst.{0} = None if src.{0} is None else src.{0}[:]",
+        "winner": "dst.{0} = src.{0}[:] if isinstance(src.{0}, list) else src.{0}",
+    }
+    lines = [how[kind].format(name) for name, kind in Game._STATE.items() if kind != "events"]
+    source = "def _copy_state(src, dst):\n    " + "\n    ".join(lines) + "\n"
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # noqa: S102 -- code built above from a fixed table
+    copier: Callable[[Game, Game], None] = namespace["_copy_state"]
+    return copier
+
+
+_copy_state = _make_copier()

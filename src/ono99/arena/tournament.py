@@ -94,7 +94,9 @@ def make_spec(
 ) -> ArenaSpec:
     """Validate a tournament (raises :class:`ValueError` with a one-line reason).
 
-    ``games`` is rounded up to a multiple of ``players`` so that seats rotate evenly."""
+    ``games`` is rounded up to a multiple of ``players`` so that seats rotate evenly. A
+    single bot plays itself: each seat is an entry of its own (``random``, ``random#2``...),
+    since one entry holding every seat could not be compared or rated."""
     bots = [b.strip() for b in bots]
     if not bots or any(not b for b in bots):
         raise ValueError(_("--bots needs a comma-separated list of bot names"))
@@ -117,6 +119,8 @@ def make_spec(
     if games < 1:
         raise ValueError(_("--games must be at least 1, not {games}").format(games=games))
     games = math.ceil(games / n) * n
+    if len(bots) == 1:  # a bot against itself: one entry per seat (random, random#2, ...)
+        bots = bots * n
     return ArenaSpec(
         bots=tuple(bots),
         names=entry_names(bots),
@@ -185,9 +189,9 @@ def play_game(spec: ArenaSpec, index: int, timed: bool = True) -> GameResult:
     times: dict[int, list[float]] = {e: [] for e in set(seating)}
     clock = time.perf_counter
     decisions = 0
-    while not g.is_over:
-        pending = g.pending_draw
-        seat = pending if pending is not None and pending != g.to_move else g.to_move
+    while acting := g.acting():
+        # Bots draw at once (R-DRAW-1): a pending draw wins its race with the next play.
+        seat = next((s for s, acts in acting.items() if acts == (DRAW,)), g.to_move)
         assert seat is not None
         view = g.view(seat)
         t0 = clock()

@@ -153,10 +153,11 @@ def _replay(
         i = 0
         while i < len(played):
             c = played[i]
-            p = w._to_move
-            if p < 0 or p == me:
+            p = w.to_move
+            if p is None or p == me:
                 return None
-            if c == C99 and FOUR_99 in w._legal and played[i : i + 4] == [C99] * 4:
+            legal = w.legal_actions(p)
+            if c == C99 and FOUR_99 in legal and played[i : i + 4] == [C99] * 4:
                 w.apply(FOUR_99)  # R-99-3: four 99s land on the pile at once
                 i += 4
                 continue
@@ -169,10 +170,11 @@ def _replay(
                 out = hand.pop(rng.randrange(len(hand)))
                 w.draw_pile.insert(rng.randrange(len(w.draw_pile) + 1), out)
                 hand.append(c)
-                w._legal = w._compute_legal()
-            if c not in w._legal:
+                w.resettle()
+                legal = w.legal_actions(p)
+            if c not in legal:
                 return None
-            if len(w._legal) > 1 and model(view_of(w, p)) != c:
+            if len(legal) > 1 and model(view_of(w, p)) != c:
                 if not strict:
                     return None  # the model would not have played it with this hand
                 weight *= eps
@@ -184,7 +186,7 @@ def _replay(
     except Ono99Error:
         return None
     if (
-        w._to_move != me
+        w.to_move != me
         or w.total != view.total
         or w.direction != view.direction
         or w.owes_two != view.owes_two

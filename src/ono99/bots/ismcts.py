@@ -92,10 +92,10 @@ def rollout_choice(g: Game, rng: random.Random, epsilon: float) -> int:
     """The rollout policy: greedy play (dump the highest safe number card, keep the
     escape cards) with a Play 2 thrown when the total is high, and ``epsilon``
     random moves. Reads only the mover's hand and the public total of the world."""
-    legal = g._legal
+    legal = g.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    if g._bust_mode:
+    if g.must_bust_play:
         return max(legal, key=lambda c: CARD_POINTS[c])  # R-END-3
     if legal[-1] == FOUR_99:
         return FOUR_99
@@ -245,14 +245,14 @@ class ISMCTSBot(Bot):
         apply = g.apply
         apply(action)
         steps = 0
-        while g._to_move >= 0 and g.round == start_round and steps < MAX_ROLLOUT:
+        while (p := g.to_move) is not None and g.round == start_round and steps < MAX_ROLLOUT:
             if elimination and not g.alive[me]:
                 break
-            if g._pending >= 0:
+            if g.pending_draw is not None:
                 apply(DRAW)
                 continue
-            legal = g._legal
-            apply(legal[0] if len(legal) == 1 else policy.act(view_of(g, g._to_move)))
+            legal = g.legal_actions()
+            apply(legal[0] if len(legal) == 1 else policy.act(view_of(g, p)))
             steps += 1
         return _rewards(g, *before)[me]
 
@@ -270,15 +270,15 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         while True:
-            if g._to_move < 0 or g.round != start_round:
+            p = g.to_move
+            if p is None or g.round != start_round:
                 break
             if elimination and not g.alive[me]:
                 break
-            if g._pending >= 0:
+            if g.pending_draw is not None:
                 apply(DRAW)
                 continue
-            legal = g._legal
-            p = g._to_move
+            legal = g.legal_actions()
             if len(legal) == 1:
                 apply(legal[0])  # a forced move needs no node
                 continue
@@ -313,10 +313,10 @@ class ISMCTSBot(Bot):
         eps = self.epsilon
         steps = 0
         limit = self.horizon or MAX_ROLLOUT
-        while g._to_move >= 0 and g.round == start_round and steps < limit:
+        while not g.is_over and g.round == start_round and steps < limit:
             if elimination and not g.alive[me]:
                 break
-            if g._pending >= 0:
+            if g.pending_draw is not None:
                 apply(DRAW)
                 continue
             apply(rollout_choice(g, rng, eps))
@@ -345,7 +345,7 @@ def _rewards(
     scores0: list[int] | None,
 ) -> list[float]:
     n = g.n
-    w = g._winner
+    w = g.winner
     if w is not None:
         r = [0.0] * n
         if isinstance(w, list):

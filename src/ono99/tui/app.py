@@ -300,7 +300,7 @@ class OnoApp(App[int]):
 
     async def start_new(self, settings: NewGame) -> bool:
         """Abandon this game (its record saved first) for one with ``settings``;
-        later "play again" games keep the settings with the next seeds."""
+        later "play again" games keep the settings."""
         try:
             session = self.start(settings)
         except Ono99Error as e:  # the screen validates, so this is a bug: say it, keep playing
@@ -312,11 +312,15 @@ class OnoApp(App[int]):
             self.timer.stop()
             self.timer = None
         self.games += 1
-        first, seed = self.games, session.seed
+        first = self.games
         start = self.start
 
         def again(k: int) -> Session:
-            return start(replace(settings, seed=seed + k - first))
+            # A series the user seeded goes on with the next seeds; otherwise every game
+            # gets a fresh unguessable seed (R-SET-1).
+            if settings.seed is None:
+                return start(settings)
+            return start(replace(settings, seed=settings.seed + k - first))
 
         self.new_session = again
         self.session = session

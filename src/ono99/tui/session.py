@@ -13,7 +13,6 @@ the next bot moves (see :meth:`Session.human_may_draw`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -22,7 +21,7 @@ from ono99.bots import BOTS, Bot, make_bot
 from ono99.cards import DRAW
 from ono99.errors import RulesError
 from ono99.events import Event
-from ono99.game import Game
+from ono99.game import Game, new_seed
 from ono99.i18n import N_, _
 from ono99.records import to_record
 from ono99.rules import make_rules
@@ -79,7 +78,9 @@ class Session:
         seed: int | None = None,
         bot_factory: BotFactory = make_bot,
     ) -> None:
-        self.seed = seed if seed is not None else random.randrange(1_000_000)
+        #: the game's seed: the user's, or a fresh unguessable one (shown only in the record
+        #: of the finished game)
+        self.seed = seed if seed is not None else new_seed()
         preset = make_rules(rules, options)
         if not preset.min_players <= players <= preset.max_players:
             raise RulesError(
@@ -174,7 +175,7 @@ class NewGame:
     """The settings of a game, as ``ono99 play``'s flags or the new-game screen choose them.
 
     ``bots`` is a level (or any registered bot name, see :func:`resolve_level`);
-    ``seed`` None picks a fresh random seed. :meth:`session` validates everything
+    ``seed`` None picks a fresh unguessable seed (:func:`~ono99.game.new_seed`). :meth:`session` validates everything
     (R-SET-5 player range, R-SET-6 options) by building the :class:`Session`.
     """
 
