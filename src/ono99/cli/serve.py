@@ -1,0 +1,59 @@
+"""``ono99 serve``: the web table (CONTRACTS.md "Web", docs/protocol.md)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from ono99.cli import app, fail
+from ono99.i18n import _
+
+
+@app.command(help=_("Serve the web table: play ONO 99 with friends in the browser."))
+def serve(
+    host: Annotated[str, typer.Option("--host", help=_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help=_("Port to listen on."), min=0, max=65535)
+    ] = 8099,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help=_("Database URL: sqlite:///PATH or postgresql://USER@HOST:PORT/DB."),
+        ),
+    ] = None,
+) -> None:
+    """Serve the web table: play ONO 99 with friends in the browser."""
+    try:
+        import uvicorn
+
+        from ono99.web.app import BODY_LIMIT, create_app
+        from ono99.web.store import default_db_url, engine_url
+    except ModuleNotFoundError:
+        raise fail(_("the web table needs its extra: pip install 'ono99[web]'")) from None
+    url = db or default_db_url()
+    try:
+        engine_url(url)
+        from ono99.web.store import Store
+
+        Store(url).close()  # reach the database now: a bad URL is a one-line error
+    except ModuleNotFoundError:
+        raise fail(_("PostgreSQL needs psycopg: pip install 'ono99[web]'")) from None
+    except Exception as e:  # any driver error: one line, no traceback
+        raise fail(
+            _("cannot open the database {url}: {reason}").format(
+                url=url, reason=str(e).splitlines()[0] if str(e) else type(e).__name__
+            )
+        ) from None
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    print(_("ONO 99 web table on http://{host}:{port}/").format(host=host, port=port), flush=True)
+    uvicorn.run(
+        create_app(url),
+        host=host,
+        port=port,
+        ws_max_size=BODY_LIMIT,
+        log_level="warning",
+        proxy_headers=True,
+    )

@@ -1,0 +1,98 @@
+"""Announcements for one connection: events filtered for a seat, told in its language.
+
+The engine's narration (:func:`ono99.narrate.narrate`) translates with the module-wide
+catalog of :mod:`ono99.i18n`. A server has many languages at once, so :func:`speaking`
+lends narration one connection's catalog for the length of one synchronous call, under
+a lock (nothing awaits inside), and puts the previous one back. The server never calls
+:func:`ono99.i18n.set_language`.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from ono99 import i18n
+from ono99.cards import action_code
+from ono99.errors import Ono99Error
+from ono99.events import Event
+from ono99.narrate import narrate
+from ono99.rules import Rules
+
+__all__ = ["catalog", "speaking", "event_json", "translate", "pick_language"]
+
+_lock = threading.RLock()
+
+
+@functools.cache
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The catalog of ``lang`` (English if it is unknown or not installed)."""
+    try:
+        return i18n.translator(lang)
+    except (ValueError, OSError):
+        return gettext.NullTranslations()
+
+
+def pick_language(value: str | None) -> str:
+    """A language code from ``?lang=`` or an Accept-Language header; ``en`` by default."""
+    for part in (value or "").split(","):
+        code = part.split(";")[0].strip().split("-")[0].split("_")[0].lower()
+        if code in i18n.LANGUAGES:
+            return code
+    return "en"
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[gettext.NullTranslations]:
+    """Narrate in ``lang`` for the length of the block (synchronous code only)."""
+    tr = catalog(lang)
+    with _lock:
+        saved = i18n._current
+        i18n._current = tr
+        try:
+            yield tr
+        finally:
+            i18n._current = saved
+
+
+def translate(error: BaseException, lang: str) -> str:
+    """A one-line error message in ``lang``."""
+    if isinstance(error, Ono99Error):
+        text = error.translated(catalog(lang).gettext)
+    else:
+        text = catalog(lang).gettext(str(error))
+    return " ".join(text.split())
+
+
+def _cards(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_cards(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return action_code(value)
+    return value
+
+
+def event_json(
+    event: Event, names: Sequence[str], rules: Rules, seat: int | None, lang: str
+) -> dict[str, Any]:
+    """One event (already filtered for ``seat`` by ``Game.events_for``) as JSON with card
+    codes and its announcement in ``lang``."""
+    info: dict[str, Any] | None = None
+    if event.info is not None:
+        info = {}
+        for k, v in event.info.items():
+            info[k] = _cards(v) if k in ("cards", "hands") else v
+    with speaking(lang):
+        text = narrate(event, names, rules, you=seat)
+    return {
+        "kind": event.kind,
+        "seat": event.seat,
+        "card": None if event.card is None else action_code(event.card),
+        "total": event.total,
+        "info": info,
+        "text": text,
+    }

@@ -1,0 +1,426 @@
+"""The FastAPI application of ``ono99 serve`` (docs/protocol.md, CONTRACTS.md "Web").
+
+Every answer to bad input is a 4xx with ``{"error": "one line"}``; no client input
+gives a 5xx or a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from ono99.errors import Ono99Error
+from ono99.i18n import LANGUAGES, N_
+from ono99.web.announce import catalog, pick_language, translate
+from ono99.web.protocol import CreateTable, HelloMsg, JoinTable, MoveMsg, TokenBody, client_message
+from ono99.web.protocol import schemas as protocol_schemas
+from ono99.web.store import Store
+from ono99.web.tables import Conn, Hub, Settings, Table, WebError, no_table
+
+__all__ = ["create_app", "STATIC_DIR", "BODY_LIMIT"]
+
+log = logging.getLogger("ono99.web")
+
+M = TypeVar("M", bound=BaseModel)
+
+STATIC_DIR = Path(__file__).parent / "static"
+#: the largest request body or websocket message, in bytes
+BODY_LIMIT = 64 * 1024
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>ONO 99</title></head>
+<body><main><h1>ONO 99</h1><p>The web table's page is not installed.</p></main></body></html>
+"""
+
+
+def _lang(request: Request) -> str:
+    return pick_language(request.query_params.get("lang") or request.headers.get("accept-language"))
+
+
+def _error(request: Request, status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": " ".join(text.split())}, status_code=status)
+
+
+def _validation_text(request: Request, errors: Any) -> str:
+    tr = catalog(_lang(request))
+    try:
+        first = errors[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        detail = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+    except (IndexError, TypeError, AttributeError, KeyError):
+        detail = ""
+    detail = detail[:200]
+    return tr.gettext(N_("bad request: {detail}")).format(detail=detail)
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 (Content-Length or counted)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        too_big = False
+        if length is not None:
+            try:
+                too_big = int(length) > self.limit
+            except ValueError:
+                too_big = True
+        if too_big:
+            await self._refuse(send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise _TooBig
+            return msg
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooBig:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": "the request body is too large"}).encode()
+        await send(
+            {"type": "http.response.start", "status": 413,
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())]}
+        )  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooBig(Exception):
+    pass
+
+
+def create_app(db_url: str, *, load: bool = True) -> FastAPI:
+    """The web table application on the database at ``db_url``."""
+    state: dict[str, Hub] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, db_url)
+        hub = Hub(store)
+        state["hub"] = hub
+        if load:
+            n = await hub.load_all()
+            log.info("ono99: %d unfinished tables loaded", n)
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(
+        title="ono99 web table",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT)
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    # ------------------------------------------------------------------ errors
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(request, 400, _validation_text(request, exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        tr = catalog(_lang(request))
+        if exc.status_code == 404:
+            text = tr.gettext(N_("not found"))
+        elif exc.status_code == 405:
+            text = tr.gettext(N_("method not allowed"))
+        else:
+            text = str(exc.detail)
+        status = exc.status_code if 400 <= exc.status_code < 500 else 400
+        return _error(request, status, text)
+
+    @app.exception_handler(WebError)
+    async def _web_error(request: Request, exc: WebError) -> JSONResponse:
+        return _error(request, exc.status, exc.text(_lang(request)))
+
+    @app.exception_handler(Ono99Error)
+    async def _engine_error(request: Request, exc: Ono99Error) -> JSONResponse:
+        return _error(request, 400, translate(exc, _lang(request)))
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("ono99: unexpected error on %s", request.url.path)
+        return _error(request, 500, catalog(_lang(request)).gettext(N_("internal error")))
+
+    @app.middleware("http")
+    async def _base_url(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        if "hub" in state:
+            state["hub"].base_url = str(request.base_url)
+        return await call_next(request)
+
+    # ------------------------------------------------------------------ pages
+
+    def _index() -> Response:
+        index = STATIC_DIR / "index.html"
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(PLACEHOLDER)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return _index()
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> Response:
+        return _index()
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, bool]:
+        return {"ok": True}
+
+    # ------------------------------------------------------------------ API
+
+    async def _body(request: Request, model: type[M]) -> M:
+        """The JSON body as ``model`` (whatever the Content-Type says)."""
+        raw = await request.body()
+        try:
+            data = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            raise WebError(400, N_("the request body is not JSON")) from None
+        try:
+            return model.model_validate(data)
+        except ValidationError as e:
+            raise RequestValidationError(e.errors()) from None
+
+    async def _table(table_id: str) -> Table:
+        table = await hub().get(table_id)
+        if table is None:
+            raise no_table()
+        return table
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        body = await _body(request, CreateTable)
+        settings = Settings.from_request(body)
+        name = body.name
+        table = await hub().create(settings, body.seed)
+        out: dict[str, Any] = {
+            "table": table.id,
+            "code": table.code,
+            "url": table.info(str(request.base_url))["url"],
+        }
+        if name is not None:
+            out["seat"], out["token"] = await table.join(name)
+        return out
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        return (await _table(table_id)).info(str(request.base_url))
+
+    @app.get("/api/codes/{code}")
+    async def code_info(code: str, request: Request) -> dict[str, Any]:
+        table = await hub().by_code(code)
+        if table is None:
+            raise no_table()
+        return table.info(str(request.base_url))
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: Request) -> dict[str, Any]:
+        body = await _body(request, JoinTable)
+        seat, token = await (await _table(table_id)).join(body.name)
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, request: Request) -> dict[str, Any]:
+        body = await _body(request, TokenBody)
+        version = await (await _table(table_id)).start(body.token)
+        return {"ok": True, "version": version}
+
+    @app.post("/api/tables/{table_id}/rematch", status_code=201)
+    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+        body = await _body(request, TokenBody)
+        nxt, seat, token = await hub().rematch(await _table(table_id), body.token)
+        return {
+            "table": nxt.id,
+            "code": nxt.code,
+            "url": nxt.info(str(request.base_url))["url"],
+            "seat": seat,
+            "token": token,
+        }
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        return (await _table(table_id)).record()
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n_catalog(lang: str) -> dict[str, Any]:
+        if lang not in LANGUAGES:
+            raise WebError(404, N_("unknown language {lang}"), lang=repr(lang[:10]))
+        return _catalog_json(lang)
+
+    @app.get("/api/schema")
+    async def schema() -> dict[str, Any]:
+        return protocol_schemas()
+
+    # ------------------------------------------------------------------ websocket
+
+    @app.websocket("/ws/{table_id}")
+    async def ws(websocket: WebSocket, table_id: str) -> None:
+        lang = pick_language(websocket.query_params.get("lang"))
+        token = websocket.query_params.get("token")
+        await websocket.accept()
+        table = await hub().get(table_id)
+        seat = None
+        if table is not None and token is not None:
+            seat = table.seat_for(token)
+            if seat is None:
+                table = None
+        if table is None:
+            err = no_table()
+            await websocket.send_text(json.dumps({"type": "error", "error": err.text(lang)}))
+            await websocket.close(code=4404)
+            return
+        conn = Conn(seat, lang)
+        writer = asyncio.create_task(_writer(websocket, conn))
+        await table.connect(conn)
+        try:
+            await _reader(websocket, table, conn)
+        finally:
+            await table.disconnect(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, 5)
+
+    return app
+
+
+async def _writer(websocket: WebSocket, conn: Conn) -> None:
+    try:
+        while True:
+            msg = await conn.queue.get()
+            if msg is None:
+                break
+            await websocket.send_text(json.dumps(msg, ensure_ascii=False))
+    except Exception:  # the socket went away: the reader notices and cleans up
+        pass
+    finally:
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+async def _reader(websocket: WebSocket, table: Table, conn: Conn) -> None:
+    while True:
+        try:
+            frame = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            _reply_error(table, conn, N_("messages must be JSON text"))
+            continue
+        if len(text) > BODY_LIMIT:
+            _reply_error(table, conn, N_("the message is too large"))
+            continue
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            _reply_error(table, conn, N_("the message is not JSON"))
+            continue
+        msg_id = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
+            msg_id = None
+        try:
+            msg = client_message(data)
+        except ValidationError as e:
+            errs = e.errors()
+            where = ".".join(str(p) for p in errs[0]["loc"]) if errs else ""
+            detail = f"{where}: {errs[0]['msg']}" if errs else ""
+            tr = catalog(conn.lang)
+            conn.send(
+                {
+                    "type": "error",
+                    "error": tr.gettext(N_("malformed message: {detail}")).format(
+                        detail=" ".join(detail.split())[:200]
+                    ),
+                    "version": table.version,
+                    **({"id": msg_id} if isinstance(msg_id, (int, str)) else {}),
+                }
+            )
+            continue
+        if isinstance(msg, MoveMsg):
+            await table.move(conn, msg)
+        elif isinstance(msg, HelloMsg):
+            lang = None
+            if msg.lang is not None:
+                if msg.lang not in LANGUAGES:
+                    _reply_error(table, conn, N_("unknown language"), msg.id)
+                    continue
+                lang = msg.lang
+            await table.hello(conn, lang)
+        else:
+            out: dict[str, Any] = {"type": "pong"}
+            if msg.id is not None:
+                out["id"] = msg.id
+            conn.send(out)
+
+
+def _reply_error(table: Table, conn: Conn, template: str, msg_id: Any = None) -> None:
+    out: dict[str, Any] = {
+        "type": "error",
+        "error": catalog(conn.lang).gettext(template),
+        "version": table.version,
+    }
+    if msg_id is not None:
+        out["id"] = msg_id
+    conn.send(out)
+
+
+def _catalog_json(lang: str) -> dict[str, Any]:
+    messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    raw = getattr(catalog(lang), "_catalog", {})
+    for key, value in raw.items():
+        if isinstance(key, tuple):
+            singular, index = key
+            forms = plurals.setdefault(singular, [])
+            while len(forms) <= index:
+                forms.append("")
+            forms[index] = value
+        elif key:
+            messages[key] = value
+    return {"lang": lang, "dir": "ltr", "messages": messages, "plurals": plurals}

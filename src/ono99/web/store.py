@@ -1,0 +1,260 @@
+"""Persistence of web tables with SQLAlchemy 2: SQLite by default, PostgreSQL by URL.
+
+Every table (settings, seed, seats with hashed tokens) and every move is written here
+before the change is broadcast; a restarted server rebuilds each table by replaying
+its moves through the engine. The store is synchronous; the server calls it from a
+worker thread (one for SQLite, whose writes are serial anyway).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+__all__ = ["Store", "StoredTable", "StoredSeat", "default_db_url", "engine_url", "token_hash"]
+
+metadata = MetaData()
+
+tables_t = Table(
+    "ono99_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("created", Float, nullable=False),
+    Column("settings", Text, nullable=False),  # JSON
+    Column("seed", Text, nullable=False),  # decimal: up to 2**256
+    Column("seed_fixed", Boolean, nullable=False),
+    Column("started", Boolean, nullable=False, default=False),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("names", Text),  # JSON list, set at the start
+    Column("bot_seats", Text),  # JSON list, set at the start
+    Column("version", Integer, nullable=False, default=0),
+    Column("next_table", String(32)),
+)
+
+seats_t = Table(
+    "ono99_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ono99_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+)
+
+moves_t = Table(
+    "ono99_moves",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ono99_tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("move", String(8), nullable=False),
+    Column("version", Integer, nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 of a token (tokens are 256 random bits: no salt needed)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def default_db_url() -> str:
+    """``sqlite:///`` a file ``ono99.db`` in the user's data folder."""
+    try:
+        import platformdirs
+
+        folder = Path(platformdirs.user_data_dir("ono99", appauthor=False))
+    except ImportError:  # pragma: no cover
+        folder = Path.home() / ".local" / "share" / "ono99"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'ono99.db'}"
+
+
+def engine_url(url: str) -> str:
+    """The URL SQLAlchemy gets: plain ``postgresql://`` uses psycopg 3.
+
+    Raises ValueError for a URL that is not SQLite or PostgreSQL."""
+    u = make_url(url)
+    backend = u.get_backend_name()
+    if backend == "postgresql":
+        if u.drivername in ("postgresql", "postgres"):
+            u = u.set(drivername="postgresql+psycopg")
+        return u.render_as_string(hide_password=False)
+    if backend == "sqlite":
+        return url
+    raise ValueError(f"unsupported database {backend!r}: use sqlite:///PATH or postgresql://...")
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    name: str
+    token_hash: str
+
+
+@dataclass
+class StoredTable:
+    id: str
+    code: str
+    created: float
+    settings: dict[str, Any]
+    seed: int
+    seed_fixed: bool
+    started: bool = False
+    finished: bool = False
+    names: list[str] | None = None
+    bot_seats: list[int] | None = None
+    version: int = 0
+    next_table: str | None = None
+    seats: list[StoredSeat] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+
+
+class CodeTaken(Exception):
+    """The table id or code is already in use (retry with another)."""
+
+
+class Store:
+    """The database of tables, seats and moves."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        real = engine_url(url)
+        self.is_sqlite = real.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            path = make_url(real).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(real, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+
+    def create_table(self, t: StoredTable) -> None:
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    tables_t.insert().values(
+                        id=t.id, code=t.code, created=t.created,
+                        settings=json.dumps(t.settings), seed=str(t.seed),
+                        seed_fixed=t.seed_fixed, started=False, finished=False,
+                        version=t.version,
+                    )
+                )  # fmt: skip
+        except IntegrityError as e:
+            raise CodeTaken(t.code) from e
+
+    def add_seat(self, table_id: str, seat: StoredSeat, version: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                seats_t.insert().values(
+                    table_id=table_id, seat=seat.seat, name=seat.name, token_hash=seat.token_hash
+                )
+            )
+            c.execute(update(tables_t).where(tables_t.c.id == table_id).values(version=version))
+
+    def start(self, table_id: str, names: list[str], bot_seats: list[int], version: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(
+                    started=True,
+                    names=json.dumps(names),
+                    bot_seats=json.dumps(bot_seats),
+                    version=version,
+                )
+            )
+
+    def add_move(self, table_id: str, idx: int, move: str, version: int, finished: bool) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                moves_t.insert().values(table_id=table_id, idx=idx, move=move, version=version)
+            )
+            c.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(version=version, finished=finished)
+            )
+
+    def set_next_table(self, table_id: str, next_id: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_table=next_id))
+
+    # ------------------------------------------------------------------ reads
+
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(tables_t.c.id).where(tables_t.c.finished.is_(False)))
+            return [r[0] for r in rows]
+
+    def id_for_code(self, code: str) -> str | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(tables_t.c.id).where(tables_t.c.code == code)).first()
+            return None if row is None else str(row[0])
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            seats = c.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ).mappings()
+            moves = c.execute(
+                select(moves_t.c.move).where(moves_t.c.table_id == table_id).order_by(moves_t.c.idx)
+            )
+            return StoredTable(
+                id=row["id"],
+                code=row["code"],
+                created=row["created"],
+                settings=json.loads(row["settings"]),
+                seed=int(row["seed"]),
+                seed_fixed=bool(row["seed_fixed"]),
+                started=bool(row["started"]),
+                finished=bool(row["finished"]),
+                names=None if row["names"] is None else json.loads(row["names"]),
+                bot_seats=None if row["bot_seats"] is None else json.loads(row["bot_seats"]),
+                version=int(row["version"]),
+                next_table=row["next_table"],
+                seats=[StoredSeat(s["seat"], s["name"], s["token_hash"]) for s in seats],
+                moves=[m[0] for m in moves],
+            )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    # WAL: a commit is in the file before the server answers, so kill -9 loses nothing.
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

@@ -1,0 +1,660 @@
+"""The authority of each web table: one lock per table, commands in order, a gap-free
+version, every change stored before it is broadcast, each connection told only what its
+seat may know (docs/protocol.md).
+
+Everything a client receives is built here from ``game.view(seat).to_json()`` (or the
+public view for a spectator), ``game.events_for(seat)`` and the table's public facts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import threading
+import time
+import unicodedata
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from ono99.bots import Bot, make_bot
+from ono99.cards import DRAW, action_code, parse_action
+from ono99.errors import Ono99Error
+from ono99.game import Game, new_seed
+from ono99.i18n import N_
+from ono99.records import to_record
+from ono99.web.announce import catalog, event_json, translate
+from ono99.web.protocol import NAME_LIMIT, CreateTable, MoveMsg
+from ono99.web.store import CodeTaken, Store, StoredSeat, StoredTable, token_hash
+
+__all__ = ["Hub", "Table", "Conn", "Settings", "WebError"]
+
+log = logging.getLogger("ono99.web")
+
+T = TypeVar("T")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: announcements sent to a connection that has just (re)connected
+CATCHUP_EVENTS = 30
+#: messages waiting for one slow connection before it is dropped
+QUEUE_LIMIT = 1000
+
+
+class WebError(Exception):
+    """A request the table refuses: HTTP ``status`` and a message template (``N_``)."""
+
+    def __init__(self, status: int, message: str, **params: Any) -> None:
+        super().__init__(message.format(**params) if params else message)
+        self.status = status
+        self.template = message
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        msg = catalog(lang).gettext(self.template)
+        try:
+            return msg.format(**self.params) if self.params else msg
+        except (KeyError, IndexError, ValueError):
+            return str(self)
+
+
+NO_TABLE = N_("no such table")
+
+
+def no_table() -> WebError:
+    """The answer to an unknown table and to a wrong token alike."""
+    return WebError(404, NO_TABLE)
+
+
+def clean_name(name: str) -> str:
+    """A player name, stripped; WebError unless it has 1 to 40 characters and no control
+    characters."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= NAME_LIMIT:
+        raise WebError(400, N_("a name must have 1 to {limit} characters"), limit=NAME_LIMIT)
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise WebError(400, N_("a name cannot hold control characters"))
+    return name
+
+
+@dataclass(frozen=True)
+class Settings:
+    rules: str
+    options: dict[str, Any]
+    players: int
+    bots: str
+    turn_seconds: float
+    takeover: bool
+    away_seconds: float
+    draw_window: float
+    bot_delay: float
+
+    @classmethod
+    def from_request(cls, req: CreateTable) -> Settings:
+        if 0 < req.turn_seconds < 5:
+            raise WebError(400, N_("turn_seconds must be 0 (no timer) or at least 5"))
+        settings = cls(
+            rules=req.rules, options=dict(req.options), players=req.players, bots=req.bots,
+            turn_seconds=req.turn_seconds, takeover=req.takeover,
+            away_seconds=req.away_seconds, draw_window=req.draw_window,
+            bot_delay=req.bot_delay,
+        )  # fmt: skip
+        # The engine checks the preset, its options and the player count (R-SET-5, R-SET-6).
+        Game(settings.rules, settings.players, options=settings.options, seed=0, events=False)
+        return settings
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        return cls(**data)
+
+
+def _bot_seed(seed: int, seat: int) -> int:
+    digest = hashlib.sha256(f"ono99-web-bot:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Conn:
+    """One websocket: its seat (None: a spectator), language and outgoing queue."""
+
+    def __init__(self, seat: int | None, lang: str) -> None:
+        self.seat = seat
+        self.lang = lang
+        self.cursor = 0  # events already sent
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.fresh = True
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            # A connection that does not read: drop it (the client reconnects and resyncs).
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(msg)
+
+
+class Table:
+    """One table and its game; every method that changes it runs under ``self.lock``."""
+
+    def __init__(self, hub: Hub, st: StoredTable) -> None:
+        self.hub = hub
+        self.id = st.id
+        self.code = st.code
+        self.created = st.created
+        self.settings = Settings.from_json(st.settings)
+        self.seed = st.seed
+        self.seed_fixed = st.seed_fixed
+        self.version = st.version
+        self.next_table = st.next_table
+        self.humans: dict[int, StoredSeat] = {s.seat: s for s in st.seats}
+        self.bot_seats: set[int] = set(st.bot_seats or [])
+        self.game: Game | None = None
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.away: set[int] = set()
+        self.bots: dict[int, Bot] = {}
+        self.bot_lock = threading.Lock()
+        self.deadline: float | None = None
+        self.changed_at = time.monotonic()
+        self._auto: asyncio.Task[None] | None = None
+        self._away_tasks: dict[int, asyncio.Task[None]] = {}
+        if st.started:
+            assert st.names is not None
+            game = self._new_game(st.names)
+            for move in st.moves:
+                game.apply(move)  # the engine replays a seeded game exactly
+            self.game = game
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def phase(self) -> str:
+        if self.game is None:
+            return "lobby"
+        return "over" if self.game.is_over else "playing"
+
+    def _new_game(self, names: list[str]) -> Game:
+        s = self.settings
+        return Game(s.rules, names, options=s.options, seed=self.seed, events=True)
+
+    def seat_for(self, token: str) -> int | None:
+        """The seat of ``token`` (constant-time comparison of the hashes), or None."""
+        h = token_hash(token)
+        found = None
+        for seat, info in self.humans.items():
+            if hmac.compare_digest(h, info.token_hash):
+                found = seat
+        return found
+
+    def connected(self) -> list[bool]:
+        seats = {c.seat for c in self.conns}
+        return [s in seats for s in range(self.settings.players)]
+
+    def botlike(self, seat: int) -> bool:
+        return seat in self.bot_seats or seat in self.away
+
+    def info(self, base_url: str = "/") -> dict[str, Any]:
+        """The table's public facts (``TableInfo`` of docs/protocol.md)."""
+        s = self.settings
+        conn = self.connected()
+        seats = []
+        for seat in range(s.players):
+            human = self.humans.get(seat)
+            kind = "human" if human else "bot" if seat in self.bot_seats else "open"
+            name = human.name if human else None
+            if self.game is not None:
+                name = self.game.names[seat]
+            seats.append(
+                {"seat": seat, "name": name, "kind": kind, "connected": conn[seat],
+                 "away": seat in self.away}
+            )  # fmt: skip
+        over = self.phase == "over"
+        return {
+            "table": self.id,
+            "code": self.code,
+            "url": base_url.rstrip("/") + "/t/" + self.code,
+            **asdict(s),
+            "phase": self.phase,
+            "seed_fixed": self.seed_fixed,
+            "seed": self.seed if over else None,
+            "version": self.version,
+            "moves": 0 if self.game is None else len(self.game.moves),
+            "seats": seats,
+            "deadline": self.deadline,
+            "next_table": self.next_table,
+        }
+
+    def _lobby_view(self, seat: int | None) -> dict[str, Any]:
+        n = self.settings.players
+        names = [h.name if (h := self.humans.get(i)) else "" for i in range(n)]
+        return {
+            "seat": seat, "rules": self.settings.rules, "options": dict(self.settings.options),
+            "names": names, "hand": [], "hand_sizes": [0] * n, "total": 0, "direction": 1,
+            "to_move": None, "owes_two": None, "plays_left": 1, "legal": [], "bust_mode": False,
+            "discard": [], "draw_pile": 0, "laid_down": [[] for _ in range(n)], "out": [],
+            "round_out": [], "tokens": None, "scores": None, "round": 0, "winner": None,
+            "pending_draw": None,
+        }  # fmt: skip
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """VIEW: the seat's own view (or the public one) and the table's public facts."""
+        g = self.game
+        if g is None:
+            view = self._lobby_view(seat)
+        elif seat is None:
+            view = g.public_view().to_json()
+        else:
+            view = g.view(seat).to_json()
+        view["phase"] = self.phase
+        view["connected"] = self.connected()
+        view["bots"] = [self.botlike(s) for s in range(self.settings.players)]
+        view["away"] = [s in self.away for s in range(self.settings.players)]
+        view["deadline"] = self.deadline
+        view["moves"] = 0 if g is None else len(g.moves)
+        return view
+
+    def record(self) -> dict[str, Any]:
+        if self.game is None or not self.game.is_over:
+            raise WebError(409, N_("the record is served once the game is over"))
+        return to_record(self.game)
+
+    # ------------------------------------------------------------------ broadcast
+
+    def _message(self, conn: Conn, ack: Any = None) -> dict[str, Any]:
+        g = self.game
+        events: list[dict[str, Any]] = []
+        catchup = conn.fresh
+        if g is not None:
+            start = conn.cursor
+            total = len(g.events or [])
+            if conn.fresh:
+                start = max(0, total - CATCHUP_EVENTS)
+            events = [
+                event_json(e, g.names, g.rules, conn.seat, conn.lang)
+                for e in g.events_for(conn.seat, start)
+            ]
+            conn.cursor = total
+        conn.fresh = False
+        msg: dict[str, Any] = {
+            "type": "state",
+            "version": self.version,
+            "view": self.view_for(conn.seat),
+            "table": self.info(self.hub.base_url),
+            "events": events,
+            "catchup": catchup,
+        }
+        if ack is not None:
+            msg["ack"] = ack
+        return msg
+
+    def _broadcast(self, acker: Conn | None = None, ack: Any = None) -> None:
+        for c in list(self.conns):
+            c.send(self._message(c, ack if c is acker else None))
+
+    def _bump(self, game_change: bool) -> None:
+        self.version += 1
+        if game_change:
+            self.changed_at = time.monotonic()
+            s = self.settings
+            g = self.game
+            human_to_move = g is not None and g.to_move is not None and not self.botlike(g.to_move)
+            self.deadline = (
+                time.time() + s.turn_seconds
+                if human_to_move and s.turn_seconds > 0 and s.takeover
+                else None
+            )
+
+    # ------------------------------------------------------------------ commands
+
+    async def join(self, name: str) -> tuple[int, str]:
+        name = clean_name(name)
+        async with self.lock:
+            if self.game is not None:
+                raise WebError(409, N_("the game has already started"))
+            free = [s for s in range(self.settings.players) if s not in self.humans]
+            if not free:
+                raise WebError(409, N_("the table is full"))
+            seat = free[0]
+            token = secrets.token_urlsafe(32)
+            info = StoredSeat(seat, name, token_hash(token))
+            await self.hub.db(self.hub.store.add_seat, self.id, info, self.version + 1)
+            self.humans[seat] = info
+            self._bump(False)
+            self._broadcast()
+            return seat, token
+
+    async def start(self, token: str) -> int:
+        async with self.lock:
+            seat = self.seat_for(token)
+            if seat is None:
+                raise no_table()
+            if self.game is not None:
+                raise WebError(409, N_("the game has already started"))
+            n = self.settings.players
+            bots = [s for s in range(n) if s not in self.humans]
+            names = [self.humans[s].name if s in self.humans else f"Bot {s + 1}" for s in range(n)]
+            game = self._new_game(names)
+            await self.hub.db(self.hub.store.start, self.id, names, bots, self.version + 1)
+            self.bot_seats = set(bots)
+            self.game = game
+            self._bump(True)
+            for s in self.humans:
+                if not any(c.seat == s for c in self.conns):
+                    self._start_away_timer(s)
+            self._broadcast()
+            self._reschedule()
+            return self.version
+
+    async def connect(self, conn: Conn) -> None:
+        async with self.lock:
+            seat = conn.seat
+            was = seat is not None and any(c.seat == seat for c in self.conns)
+            self.conns.add(conn)
+            if seat is not None:
+                task = self._away_tasks.pop(seat, None)
+                if task is not None:
+                    task.cancel()
+            if seat is not None and (not was or seat in self.away):
+                self.away.discard(seat)  # the player takes the seat back
+                self._bump(False)
+                self._broadcast()
+                self._reschedule()
+            else:
+                conn.send(self._message(conn))
+
+    async def disconnect(self, conn: Conn) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            seat = conn.seat
+            if seat is None or any(c.seat == seat for c in self.conns):
+                return
+            self._bump(False)
+            self._broadcast()
+            if self.phase == "playing":
+                self._start_away_timer(seat)
+
+    async def hello(self, conn: Conn, lang: str | None) -> None:
+        async with self.lock:
+            if lang is not None:
+                conn.lang = lang
+            conn.send(self._message(conn))
+
+    async def move(self, conn: Conn, msg: MoveMsg) -> None:
+        """A client's move: applied and stored, or an error and nothing changes."""
+        async with self.lock:
+            try:
+                action = self._check_move(conn, msg)
+                await self._apply(conn.seat, action, conn, msg.id)
+            except WebError as e:
+                conn.send(self._error(e.text(conn.lang), msg.id))
+            except Ono99Error as e:
+                conn.send(self._error(translate(e, conn.lang), msg.id))
+
+    def _error(self, text: str, msg_id: Any = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "error": text, "version": self.version}
+        if msg_id is not None:
+            out["id"] = msg_id
+        return out
+
+    def _check_move(self, conn: Conn, msg: MoveMsg) -> int:
+        seat = conn.seat
+        if seat is None:
+            raise WebError(403, N_("spectators cannot play"))
+        if self.game is None:
+            raise WebError(409, N_("the game has not started"))
+        if msg.version != self.version:
+            raise WebError(
+                409,
+                N_("stale version {version}: the table is at version {current}"),
+                version=msg.version,
+                current=self.version,
+            )
+        action = parse_action(msg.move)
+        if self.game.is_over:
+            raise WebError(409, N_("the game is over"))
+        if seat in self.away:
+            raise WebError(409, N_("a bot is playing for you; reconnect to take your seat back"))
+        acting = self.game.acting()
+        if seat not in acting:
+            raise WebError(409, N_("it is not your turn"))
+        return action
+
+    async def _apply(self, seat: int | None, action: int, conn: Conn | None, ack: Any) -> None:
+        """Apply ``action`` for ``seat`` (lock held): checked on a copy, stored, then made
+        the table's state and broadcast."""
+        g = self.game
+        assert g is not None and seat is not None
+        if action not in g.acting().get(seat, ()):
+            if seat not in g.acting():
+                raise WebError(409, N_("it is not your turn"))
+            trial = g.copy()
+            trial.apply(action)  # raises IllegalAction with the reason
+            raise WebError(409, N_("that move is not allowed now"))  # pragma: no cover
+        after = g.copy(events=True)
+        after.apply(action)
+        version = self.version + 1
+        try:
+            await self.hub.db(
+                self.hub.store.add_move, self.id, len(g.moves), action_code(action), version,
+                after.is_over,
+            )  # fmt: skip
+        except Exception:
+            log.exception("table %s: storing a move failed", self.id)
+            raise WebError(503, N_("the move could not be saved; try again")) from None
+        self.game = after
+        self._bump(True)
+        self._broadcast(conn, ack)
+        self._reschedule()
+
+    # ------------------------------------------------------------------ bots and timers
+
+    def _start_away_timer(self, seat: int) -> None:
+        if not self.settings.takeover or seat in self.away or seat in self._away_tasks:
+            return
+        self._away_tasks[seat] = asyncio.create_task(self._away_after(seat))
+
+    async def _away_after(self, seat: int) -> None:
+        await asyncio.sleep(self.settings.away_seconds)
+        async with self.lock:
+            self._away_tasks.pop(seat, None)
+            if self.phase != "playing" or any(c.seat == seat for c in self.conns):
+                return
+            self.away.add(seat)
+            self._bump(False)
+            self._broadcast()
+            self._reschedule()
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = make_bot(self.settings.bots, _bot_seed(self.seed, seat))
+            self.bots[seat] = bot
+        return bot
+
+    def _next_auto(self) -> tuple[float, int] | None:
+        """(delay in seconds, seat) of the next move a bot makes, or None."""
+        g = self.game
+        if g is None or g.is_over:
+            return None
+        s = self.settings
+        now = time.monotonic()
+        best: tuple[float, int] | None = None
+        acting = g.acting()
+        human_pending = g.pending_draw is not None and not self.botlike(g.pending_draw)
+        for seat, legal in acting.items():
+            if self.botlike(seat):
+                if DRAW in legal:
+                    delay = 0.0  # bots draw at once (R-DRAW-1)
+                else:
+                    delay = s.bot_delay - (now - self.changed_at)
+                    if human_pending and g.pending_draw != seat:
+                        delay = max(delay, s.draw_window - (now - self.changed_at))
+            elif seat == g.to_move and self.deadline is not None:
+                delay = self.deadline - time.time()  # the turn timer runs out
+            else:
+                continue
+            if best is None or delay < best[0]:
+                best = (max(0.0, delay), seat)
+        return best
+
+    def _reschedule(self) -> None:
+        current = asyncio.current_task()
+        if self._auto is not None and self._auto is not current:
+            self._auto.cancel()
+        self._auto = None
+        nxt = self._next_auto()
+        if nxt is not None:
+            self._auto = asyncio.create_task(self._auto_move(*nxt, self.version))
+
+    async def _auto_move(self, delay: float, seat: int, version: int) -> None:
+        """A bot moves for ``seat`` after ``delay`` if nothing changed meanwhile."""
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            async with self.lock:
+                g = self.game
+                if self.version != version or g is None:
+                    return
+                legal = g.acting().get(seat, ())
+                if not legal:
+                    return
+                view = g.view(seat) if len(legal) > 1 and DRAW not in legal else None
+                bot = self._bot(seat)
+            if view is None:
+                action = DRAW if DRAW in legal else legal[0]
+            else:
+                action = await self.hub.think(self.bot_lock, bot.act, view)
+            async with self.lock:
+                if self.version != version:
+                    return  # something changed while the bot thought: rescheduled already
+                await self._apply(seat, action, None, None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a bot move failed", self.id)
+
+    async def close(self) -> None:
+        tasks = [t for t in (self._auto, *self._away_tasks.values()) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+
+class Hub:
+    """Every table of this server, and the database behind them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.codes: dict[str, str] = {}
+        self.base_url = "/"
+        self._db_pool = ThreadPoolExecutor(
+            max_workers=1 if store.is_sqlite else 4, thread_name_prefix="ono99-db"
+        )
+        self._bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ono99-bot")
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
+
+    async def think(self, lock: threading.Lock, fn: Callable[[Any], int], view: Any) -> int:
+        def run() -> int:
+            with lock:
+                return fn(view)
+
+        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, run)
+
+    async def load_all(self) -> int:
+        """Rebuild every unfinished table from the database (at start)."""
+        ids = await self.db(self.store.unfinished_ids)
+        for table_id in ids:
+            await self.get(table_id)
+        return len(ids)
+
+    def _add(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        self.codes[table.code] = table.id
+        if table.phase == "playing":
+            for seat in table.humans:
+                table._start_away_timer(seat)
+            table._reschedule()
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not 8 <= len(table_id) <= 32 or not table_id.replace("-", "").replace("_", "").isalnum():
+            return None
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await loading
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            st = await self.db(self.store.load, table_id)
+            result = None if st is None else self._add(Table(self, st))
+            fut.set_result(result)
+            return result
+        except Exception as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def by_code(self, code: str) -> Table | None:
+        code = code.strip().upper()
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            return None
+        table_id = self.codes.get(code) or await self.db(self.store.id_for_code, code)
+        return None if table_id is None else await self.get(table_id)
+
+    async def create(self, settings: Settings, seed: int | None) -> Table:
+        fixed = seed is not None
+        for _attempt in range(20):
+            st = StoredTable(
+                id=secrets.token_urlsafe(12),
+                code="".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)),
+                created=time.time(),
+                settings=asdict(settings),
+                seed=new_seed() if seed is None else seed,
+                seed_fixed=fixed,
+            )
+            try:
+                await self.db(self.store.create_table, st)
+            except CodeTaken:
+                continue
+            return self._add(Table(self, st))
+        raise WebError(503, N_("could not find a free table code; try again"))  # pragma: no cover
+
+    async def rematch(self, table: Table, token: str) -> tuple[Table, int, str]:
+        seat = table.seat_for(token)
+        if seat is None:
+            raise no_table()
+        if table.phase != "over":
+            raise WebError(409, N_("a rematch can be asked for once the game is over"))
+        name = table.humans[seat].name
+        async with table.lock:
+            nxt = None if table.next_table is None else await self.get(table.next_table)
+            if nxt is None:
+                seed = table.seed + 1 if table.seed_fixed else None
+                nxt = await self.create(table.settings, seed)
+                await self.db(self.store.set_next_table, table.id, nxt.id)
+                table.next_table = nxt.id
+                table._bump(False)
+                table._broadcast()
+        new_seat, new_token = await nxt.join(name)
+        return nxt, new_seat, new_token
+
+    async def close(self) -> None:
+        for t in list(self.tables.values()):
+            await t.close()
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._db_pool.shutdown(wait=True)
+        self.store.close()
