@@ -1,0 +1,880 @@
+// The web table: lobby, waiting room, the game, summaries and the replay viewer.
+// The page draws only what the server sends (view) and sends intents (moves); it never
+// decides what is legal.
+import * as api from "./api.js";
+import { $, $$, fill, h, show } from "./dom.js";
+import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t, tn } from "./i18n.js";
+import { ReplayViewer } from "./replay.js";
+import {
+  cardName, diffLines, directionText, narrate, presetTitle, rulesFacts, rulesHelp, scoreText,
+  statusText, turnText, whyNot, winnerText,
+} from "./words.js";
+
+const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
+const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
+const TIMERS = [0, 15, 30, 60, 120];
+const LOG_MAX = 150;
+
+const state = {
+  page: "loading",
+  tableId: null,
+  code: null,
+  url: null,
+  info: null, // GET /api/tables/{ID}, when the server has it
+  creds: null, // {seat, token, name}
+  socket: null,
+  msg: null, // the last state message
+  view: null,
+  version: null,
+  sent: false, // a move is on its way
+  helpRules: ["mattel2022", {}],
+  summaryFor: null,
+  deadline: null,
+};
+
+// ---------------------------------------------------------------- small things
+
+function setPage(name) {
+  state.page = name;
+  $("#main").dataset.view = name;
+  for (const id of ["lobby", "waiting", "table", "replay"]) show($(`#${id}`), id === name);
+}
+
+function showError(text) {
+  const el = $("#error");
+  el.textContent = text || "";
+  show(el, Boolean(text));
+}
+
+function credsKey(id) {
+  return `ono99.seat.${id}`;
+}
+
+function loadCreds(id) {
+  try {
+    const raw = localStorage.getItem(credsKey(id));
+    return raw ? JSON.parse(raw) : null;
+  } catch (_e) {
+    return null;
+  }
+}
+
+function saveCreds(id, creds) {
+  try {
+    localStorage.setItem(credsKey(id), JSON.stringify(creds));
+    localStorage.setItem("ono99.name", creds.name || "");
+  } catch (_e) { /* storage off: this tab still has them */ }
+}
+
+function savedName() {
+  try {
+    return localStorage.getItem("ono99.name") || "";
+  } catch (_e) {
+    return "";
+  }
+}
+
+/** The table named by the address: /t/X, /table/X, /tables/X or ?table=X. */
+function tableFromLocation() {
+  const m = location.pathname.match(/\/(?:t|table|tables|join)\/([^/?#]+)/);
+  if (m) return decodeURIComponent(m[1]);
+  const q = new URLSearchParams(location.search);
+  return q.get("table") || q.get("t") || q.get("code");
+}
+
+/** A code or a pasted link -> the table's id or code. */
+function codeFromInput(text) {
+  const s = text.trim();
+  if (!s) return "";
+  try {
+    const u = new URL(s);
+    const m = u.pathname.match(/\/(?:t|table|tables|join)\/([^/?#]+)/);
+    if (m) return decodeURIComponent(m[1]);
+    const q = u.searchParams.get("table") || u.searchParams.get("t") || u.searchParams.get("code");
+    if (q) return q;
+  } catch (_e) { /* not a link */ }
+  return s.replace(/\s+/g, "");
+}
+
+function tableLink(id) {
+  return state.url || `${location.origin}/t/${encodeURIComponent(state.code || id)}`;
+}
+
+async function resolveTable(x) {
+  // an invitation code (GET /api/codes/{CODE}) or a table id (GET /api/tables/{ID})
+  const lookups = /^[A-Za-z0-9]{4,8}$/.test(x) ? [api.resolveCode, api.tableInfo] : [api.tableInfo, api.resolveCode];
+  for (const look of lookups) {
+    try {
+      const info = await look(x);
+      return { id: info.table || info.id || x, info };
+    } catch (e) {
+      if (e.status && e.status !== 404 && e.status !== 405) throw e;
+    }
+  }
+  return { id: x, info: null };
+}
+
+// ---------------------------------------------------------------- language picker
+
+function buildLanguagePicker() {
+  const sel = $("#lang-select");
+  fill(sel, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name })));
+  sel.value = currentLanguage();
+  sel.addEventListener("change", () => setLanguage(sel.value));
+}
+
+// ---------------------------------------------------------------- lobby
+
+function optionControls(preset) {
+  const fs = $("#create-options");
+  const prev = collectOptions();
+  const items = [];
+  if (preset === "classic1980") {
+    items.push(h("label", {}, h("span", { text: t("Scoring") }),
+      h("select", { id: "opt-scoring" },
+        h("option", { value: "tokens", text: t("tokens") }), h("option", { value: "points", text: t("points") }))));
+    items.push(h("label", { class: "if-points" }, h("span", { text: t("Points target") }),
+      h("input", { id: "opt-target", type: "number", min: "1", max: "10000", value: "100", inputmode: "numeric" })));
+    items.push(h("label", { class: "if-points" }, h("span", { text: t("At the target") }),
+      h("select", { id: "opt-points-mode" },
+        h("option", { value: "elimination", text: t("reaching it puts a player out") }),
+        h("option", { value: "lowest", text: t("the game ends, fewest points wins") }))));
+    items.push(h("label", { class: "check" }, h("input", { id: "opt-zero99", type: "checkbox" }),
+      h("span", { text: t("{card} on totals ending in 0", { card: cardName("99", preset) }) })));
+  }
+  if (preset !== "mattel2022") {
+    items.push(h("label", { class: "check" }, h("input", { id: "opt-draw", type: "checkbox" }),
+      h("span", { text: t("Draw penalty") })));
+  }
+  fill(fs, h("legend", { text: t("Options") }), items.length ? items : h("p", { class: "small", text: t("These rules have no options.") }));
+  // keep what was chosen
+  if ($("#opt-scoring") && prev.scoring) $("#opt-scoring").value = prev.scoring;
+  if ($("#opt-target") && prev.target) $("#opt-target").value = String(prev.target);
+  if ($("#opt-points-mode") && prev.points_mode) $("#opt-points-mode").value = prev.points_mode;
+  if ($("#opt-zero99")) $("#opt-zero99").checked = Boolean(prev.zero_ending_99);
+  if ($("#opt-draw")) $("#opt-draw").checked = Boolean(prev.draw_penalty);
+  const sync = () => {
+    const points = $("#opt-scoring") && $("#opt-scoring").value === "points";
+    for (const el of $$(".if-points", fs)) show(el, points);
+  };
+  if ($("#opt-scoring")) $("#opt-scoring").addEventListener("change", sync);
+  sync();
+}
+
+function collectOptions() {
+  const o = {};
+  if ($("#opt-scoring") && $("#opt-scoring").value === "points") {
+    o.scoring = "points";
+    o.target = Number($("#opt-target").value) || 100;
+    o.points_mode = $("#opt-points-mode").value;
+  }
+  if ($("#opt-zero99") && $("#opt-zero99").checked) o.zero_ending_99 = true;
+  if ($("#opt-draw") && $("#opt-draw").checked) o.draw_penalty = true;
+  return o;
+}
+
+function buildLobby() {
+  const rulesSel = $("#create-rules");
+  const keep = {
+    rules: rulesSel.value || "mattel2022",
+    players: $("#create-players").value || "4",
+    bots: $("#create-bots").value || "medium",
+    timer: $("#create-timer").value || "0",
+  };
+  fill(rulesSel, Object.keys(PRESETS).map((p) => h("option", { value: p, text: presetTitle(p) })));
+  rulesSel.value = keep.rules;
+  const players = () => {
+    const [lo, hi] = PRESETS[rulesSel.value];
+    const sel = $("#create-players");
+    const cur = Number(sel.value || keep.players);
+    fill(sel, Array.from({ length: hi - lo + 1 }, (_, i) => h("option", { value: String(lo + i), text: String(lo + i) })));
+    sel.value = String(Math.min(hi, Math.max(lo, cur)));
+  };
+  players();
+  const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
+  fill($("#create-bots"), BOT_LEVELS.map((b) => h("option", { value: b, text: levels[b] })));
+  $("#create-bots").value = keep.bots;
+  fill($("#create-timer"), TIMERS.map((s) => h("option", {
+    value: String(s), text: s ? tn("{count} second", "{count} seconds", s) : t("no timer"),
+  })));
+  $("#create-timer").value = keep.timer;
+  rulesSel.onchange = () => {
+    players();
+    optionControls(rulesSel.value);
+  };
+  optionControls(rulesSel.value);
+  if (!$("#create-name").value) $("#create-name").value = savedName();
+  if (!$("#join-name").value) $("#join-name").value = savedName();
+}
+
+async function onCreate(e) {
+  e.preventDefault();
+  showError("");
+  const name = $("#create-name").value.trim();
+  if (!name) {
+    showError(t("Please enter your name."));
+    $("#create-name").focus();
+    return;
+  }
+  const body = {
+    rules: $("#create-rules").value,
+    options: collectOptions(),
+    players: Number($("#create-players").value),
+    bots: $("#create-bots").value,
+  };
+  const timer = Number($("#create-timer").value);
+  if (timer > 0) body.turn_seconds = timer;
+  body.name = name;
+  const seed = $("#create-seed").value.trim();
+  if (seed) {
+    if (!/^\d{1,12}$/.test(seed)) {
+      showError(t("The seed must be a whole number, or empty for a new random deal."));
+      return;
+    }
+    body.seed = Number(seed);
+  }
+  try {
+    const created = await api.createTable(body);
+    const joined = created.token ? created : await api.joinTable(created.table, name);
+    saveCreds(created.table, { seat: joined.seat, token: joined.token, name });
+    if (created.code && created.code !== created.table) saveCreds(created.code, { seat: joined.seat, token: joined.token, name });
+    try { sessionStorage.setItem(`ono99.url.${created.table}`, created.url || ""); } catch (_e) { /* ignore */ }
+    goToTable(created.url, created.table);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function goToTable(url, id) {
+  let target = `/t/${encodeURIComponent(id)}`;
+  if (url) {
+    try {
+      const u = new URL(url, location.href);
+      target = u.pathname + u.search;
+    } catch (_e) { /* keep the default */ }
+  }
+  location.assign(target);
+}
+
+async function onJoin(e, watch = false) {
+  if (e) e.preventDefault();
+  showError("");
+  const code = codeFromInput($("#join-code").value);
+  if (!code) {
+    showError(t("Please enter a table code or link."));
+    $("#join-code").focus();
+    return;
+  }
+  const name = $("#join-name").value.trim();
+  try {
+    const { id, info } = await resolveTable(code);
+    if (!watch) {
+      if (!name) {
+        showError(t("Please enter your name."));
+        $("#join-name").focus();
+        return;
+      }
+      const joined = await api.joinTable(id, name);
+      saveCreds(id, { seat: joined.seat, token: joined.token, name });
+      if (code !== id) saveCreds(code, { seat: joined.seat, token: joined.token, name });
+    }
+    goToTable(info && info.url, code);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// ---------------------------------------------------------------- waiting room
+
+function renderWaiting() {
+  setPage("waiting");
+  const info = state.info || {};
+  $("#wait-code").textContent = state.code || state.tableId;
+  $("#wait-link").value = tableLink(state.tableId);
+  const rules = info.rules || (state.view && state.view.rules);
+  $("#wait-rules").textContent = rules ? presetTitle(rules) : "";
+  const seats = info.seats || [];
+  const n = Number(info.players) || seats.length;
+  const items = [];
+  for (let s = 0; s < n; s++) {
+    const seat = seats[s] || {};
+    const who = seat.name ? seat.name : t("empty seat");
+    const bits = [h("span", { class: "name", text: who })];
+    if (state.creds && state.creds.seat === s) bits.push(h("span", { class: "tag", text: t("you") }));
+    if (seat.bot || seat.kind === "bot") bits.push(h("span", { class: "tag", text: t("bot") }));
+    if (seat.kind === "human" && seat.connected === false) bits.push(h("span", { class: "tag", text: t("disconnected") }));
+    items.push(h("li", {}, bits));
+  }
+  fill($("#wait-seats"), items);
+  const open = seats.some((x) => x && x.kind === "open");
+  show($("#wait-join"), !state.creds && (open || !seats.length));
+  show($("#start-button"), Boolean(state.creds));
+  if (!$("#wait-name").value) $("#wait-name").value = savedName();
+}
+
+async function refreshInfo() {
+  if (!state.tableId) return;
+  try {
+    state.info = await api.tableInfo(state.tableId);
+    if (state.info.code) state.code = state.info.code;
+    if (state.info.url) state.url = state.info.url;
+  } catch (_e) { /* the server may not have it */ }
+}
+
+let infoTimer = null;
+function pollWaiting() {
+  clearInterval(infoTimer);
+  infoTimer = setInterval(async () => {
+    if (state.page !== "waiting") return clearInterval(infoTimer);
+    await refreshInfo();
+    if (state.page === "waiting") renderWaiting();
+  }, 2000);
+}
+
+async function onWaitJoin(e) {
+  e.preventDefault();
+  showError("");
+  const name = $("#wait-name").value.trim();
+  if (!name) {
+    showError(t("Please enter your name."));
+    return;
+  }
+  try {
+    const joined = await api.joinTable(state.tableId, name);
+    state.creds = { seat: joined.seat, token: joined.token, name };
+    saveCreds(state.tableId, state.creds);
+    if (state.code && state.code !== state.tableId) saveCreds(state.code, state.creds);
+    openSocket();
+    await refreshInfo();
+    renderWaiting();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function onStart() {
+  showError("");
+  try {
+    await api.startTable(state.tableId, state.creds.token);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// ---------------------------------------------------------------- the table
+
+function seatFlags(s) {
+  const m = state.msg || {};
+  const v = state.view || {};
+  const pick = (key) => (Array.isArray(m[key]) ? m[key] : Array.isArray(v[key]) ? v[key] : null);
+  const seats = pick("seats");
+  const seat = seats && seats[s] && typeof seats[s] === "object" ? seats[s] : {};
+  const connected = pick("connected");
+  const bots = pick("bots");
+  const away = pick("away");
+  const info = (m.table && Array.isArray(m.table.seats) && m.table.seats[s]) || {};
+  return {
+    connected: connected ? Boolean(connected[s]) : info.connected ?? seat.connected,
+    bot: bots ? Boolean(bots[s]) : Boolean(seat.bot) || info.kind === "bot",
+    away: away ? Boolean(away[s]) : Boolean(info.away),
+  };
+}
+
+function log(lines) {
+  const ol = $("#log");
+  for (const line of lines) {
+    if (!line) continue;
+    ol.append(h("li", { text: line }));
+  }
+  while (ol.children.length > LOG_MAX) ol.firstElementChild.remove();
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderTable() {
+  const v = state.view;
+  setPage("table");
+  const mine = v.seat !== null && v.seat !== undefined;
+  show($("#watching"), !mine);
+  $("#main").dataset.state = JSON.stringify({
+    version: state.version, seat: v.seat, total: v.total, direction: v.direction, to_move: v.to_move,
+    owes_two: v.owes_two, out: v.out, tokens: v.tokens, scores: v.scores, round: v.round,
+    winner: v.winner, legal: v.legal, hand: v.hand, pending_draw: v.pending_draw,
+  });
+  $("#total").textContent = String(v.total);
+  $("#direction").textContent = `${v.direction === 1 ? "↻" : "↺"} ${directionText(v.direction)}`;
+  $("#round-info").textContent = [
+    t("Round {round}", { round: v.round }),
+    t("draw pile {count}", { count: v.draw_pile }),
+  ].join(" · ");
+  $("#turn").textContent = turnText(v);
+  $("#turn").classList.toggle("mine", mine && (v.legal || []).length > 0);
+  const owes = $("#owes");
+  if (v.owes_two !== null && v.owes_two !== undefined && v.to_move !== null) {
+    owes.textContent = v.owes_two === v.seat ? t("You must play two cards") : t("{name} must play two cards", { name: v.names[v.owes_two] });
+    show(owes, true);
+  } else show(owes, false);
+
+  // players
+  const items = v.names.map((name, s) => {
+    const flags = seatFlags(s);
+    const bits = [h("span", { class: "name", text: name })];
+    if (s === v.seat) bits.push(h("span", { class: "tag", text: t("you") }));
+    if (flags.away) bits.push(h("span", { class: "tag", text: t("away: a bot plays for now") }));
+    else if (flags.bot) bits.push(h("span", { class: "tag", text: t("bot") }));
+    const facts = [tn("{count} card", "{count} cards", v.hand_sizes[s])];
+    const score = scoreText(v, s);
+    if (score) facts.push(score);
+    const status = statusText(v, s);
+    if (status) facts.push(status);
+    if (flags.connected === false && !flags.bot && !flags.away) facts.push(t("disconnected"));
+    if (v.owes_two === s && v.to_move !== null) facts.push(t("owes two cards"));
+    if (v.pending_draw === s) facts.push(t("has a card to draw"));
+    const turn = v.to_move === s;
+    const li = h("li", {
+      class: ["player", turn ? "turn" : "", status ? "out" : "", s === v.seat ? "me" : ""].join(" ").trim(),
+      "aria-current": turn ? "true" : null,
+      dataset: { seat: String(s) },
+    },
+    h("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
+    h("span", { class: "who" }, bits),
+    h("span", { class: "facts", text: facts.join(" · ") }));
+    if (turn) li.append(h("span", { class: "sr-only", text: ` — ${t("plays now")}` }));
+    if ((v.laid_down || [])[s] && v.laid_down[s].length) {
+      li.append(h("span", { class: "laid small", text: v.laid_down[s].map((c) => cardName(c, v.rules)).join(" ") }));
+    }
+    return li;
+  });
+  fill($("#players"), items);
+
+  renderHand();
+  renderTimer();
+}
+
+function renderHand() {
+  const v = state.view;
+  const mine = v.seat !== null && v.seat !== undefined;
+  show($("#hand-area"), mine);
+  if (!mine) return;
+  const legal = new Set(v.legal || []);
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")
+    ? Number(document.activeElement.dataset.index) : null;
+  const buttons = (v.hand || []).map((code, i) => {
+    const ok = legal.has(code) && !state.sent;
+    const reason = legal.has(code) ? null : whyNot(code, v);
+    const rid = `card-why-${i}`;
+    return h("button", {
+      type: "button",
+      class: `card c-${cardClass(code)}${ok ? " ok" : ""}`,
+      "aria-disabled": ok ? "false" : "true",
+      "aria-describedby": reason ? rid : null,
+      "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
+      dataset: { card: code, index: String(i) },
+      onclick: () => playCard(code, i),
+    },
+    h("span", { class: "key", "aria-hidden": "true", text: i < 9 ? String(i + 1) : "" }),
+    h("span", { class: "face", text: cardName(code, v.rules) }),
+    reason ? h("span", { class: "why", id: rid, text: reason }) : null);
+  });
+  if (legal.has("99x4")) {
+    buttons.push(h("button", {
+      type: "button", class: "card c-x4 ok", "aria-disabled": state.sent ? "true" : "false",
+      dataset: { card: "99x4", index: String(buttons.length) }, onclick: () => playCard("99x4"),
+    }, h("span", { class: "face", text: t("Discard four {card} cards", { card: cardName("99", v.rules) }) })));
+  }
+  fill($("#hand"), buttons);
+  if (focused !== null && !Number.isNaN(focused)) {
+    const b = $$("#hand button")[Math.min(focused, buttons.length - 1)];
+    if (b) b.focus();
+  }
+  const drawLegal = legal.has("draw");
+  const drawBtn = $("#draw-button");
+  show(drawBtn, drawLegal || rulesFacts(v.rules, v.options).drawPenalty);
+  drawBtn.setAttribute("aria-disabled", drawLegal && !state.sent ? "false" : "true");
+  drawBtn.classList.toggle("ok", drawLegal);
+  const alert = $("#draw-alert");
+  const wasShown = !alert.hidden;
+  if (drawLegal && v.to_move !== v.seat) {
+    if (!wasShown) alert.textContent = t("Press D now to draw your card!");
+    show(alert, true);
+  } else show(alert, false);
+}
+
+function cardClass(code) {
+  if (/^\d+$/.test(code)) return "num";
+  return { "-10": "minus", R: "rev", P2: "p2", H: "hold", "99": "n99" }[code] || "other";
+}
+
+function playCard(code, index) {
+  const v = state.view;
+  if (!v) return;
+  if (!(v.legal || []).includes(code)) {
+    $("#move-note").textContent = whyNot(code, v) || "";
+    return;
+  }
+  if (state.sent) return;
+  state.moveId = (state.moveId || 0) + 1;
+  if (state.socket && state.socket.send({ type: "move", move: code, version: state.version, id: state.moveId })) {
+    state.sent = true;
+    $("#move-note").textContent = "";
+    renderHand();
+    const b = index !== undefined ? $$("#hand button")[index] : null;
+    if (b) b.focus();
+  }
+}
+
+function renderTimer() {
+  const el = $("#timer");
+  const m = state.msg || {};
+  const v = state.view || {};
+  const dl = v.deadline ?? m.deadline ?? (m.table && m.table.deadline) ?? null;
+  state.deadline = typeof dl === "number" ? dl : null;
+  if (state.deadline === null || v.to_move === null) {
+    show(el, false);
+    return;
+  }
+  const left = Math.max(0, Math.round(state.deadline - Date.now() / 1000));
+  el.textContent = tn("{count} second left", "{count} seconds left", left);
+  show(el, true);
+}
+setInterval(() => {
+  if (state.page === "table" && state.deadline !== null) renderTimer();
+}, 1000);
+
+// round and game summaries
+function showSummary(kind, lines) {
+  const v = state.view;
+  const box = $("#summary");
+  const over = kind === "game";
+  $("#summary-title").textContent = over ? t("Game over") : t("Round {round} is over", { round: v.round - 1 });
+  const shown = over ? [winnerText(v.winner, v.names, v.seat), ...lines] : lines;
+  fill($("#summary-lines"), shown.filter(Boolean).map((l) => h("li", { text: l })));
+  const head = h("tr", {}, h("th", { scope: "col", text: t("Player") }));
+  if (v.tokens) head.append(h("th", { scope: "col", text: t("Tokens") }));
+  if (v.scores) head.append(h("th", { scope: "col", text: t("Points") }));
+  head.append(h("th", { scope: "col", text: t("Status") }));
+  const rows = v.names.map((name, s) => {
+    const tr = h("tr", {}, h("th", { scope: "row", text: name }));
+    if (v.tokens) tr.append(h("td", { text: String(v.tokens[s]) }));
+    if (v.scores) tr.append(h("td", { text: String(v.scores[s]) }));
+    let status = statusText(v, s);
+    const w = v.winner;
+    if (w === s || (Array.isArray(w) && w.includes(s))) status = t("winner");
+    tr.append(h("td", { text: status }));
+    return tr;
+  });
+  fill($("#standings"), h("thead", {}, head), h("tbody", {}, rows));
+  const link = $("#record-link");
+  link.href = api.recordUrl(state.tableId);
+  link.setAttribute("download", `ono99-${state.code || state.tableId}.json`);
+  show(link, over);
+  show($("#replay-button"), over);
+  show($("#rematch-button"), over && Boolean(state.creds));
+  show($("#summary-close"), !over);
+  show(box, true);
+  state.summaryFor = over ? "game" : v.round;
+  box.focus({ preventScroll: true });
+}
+
+function onState(msg) {
+  const prev = state.view;
+  state.msg = msg;
+  state.sent = false;
+  state.version = msg.version ?? state.version;
+  if (msg.table) {
+    state.info = msg.table;
+    if (msg.table.code) state.code = msg.table.code;
+    if (msg.table.url) state.url = msg.table.url;
+  }
+  const v = msg.view;
+  const phase = (v && v.phase) || (msg.table && msg.table.phase);
+  if (!v || phase === "lobby") {
+    // not started yet
+    state.view = null;
+    if (msg.table) renderWaiting();
+    else {
+      refreshInfo().then(() => {
+        if (!state.view) {
+          renderWaiting();
+          pollWaiting();
+        }
+      });
+    }
+    return;
+  }
+  state.view = v;
+  state.helpRules = [v.rules, v.options || {}];
+  const events = Array.isArray(msg.events) ? msg.events : Array.isArray(v.events) ? v.events : null;
+  let lines;
+  if (events) lines = events.map((e) => ("text" in e ? e.text : narrate(e, v)));
+  else lines = prev ? diffLines(prev, v) : [];
+  if (!prev && events && lines.length > 12) lines = lines.slice(-12);
+  log(lines.filter(Boolean));
+  renderTable();
+  const gameOver = v.winner !== null && v.winner !== undefined;
+  if (gameOver && state.summaryFor !== "game") {
+    const roundLines = events ? events.filter((e) => ["bust", "token_lost", "eliminated", "out_of_round"].includes(e.kind)).map((e) => narrate(e, v)) : [];
+    showSummary("game", roundLines);
+  }
+  if (gameOver && msg.table && msg.table.next_table && !$("#rematch-link")) {
+    onRematchOffered({ table: msg.table.next_table });
+  } else if (!gameOver && prev && v.round > prev.round) {
+    const roundLines = events
+      ? events.filter((e) => ["bust", "token_lost", "eliminated", "out_of_round", "round_end"].includes(e.kind)).map((e) => narrate(e, v))
+      : diffLines(prev, v);
+    showSummary("round", roundLines.filter(Boolean));
+  } else if (!gameOver && state.summaryFor === "game") {
+    show($("#summary"), false);
+    state.summaryFor = null;
+  }
+}
+
+function onMessage(msg) {
+  if (!msg || typeof msg !== "object") return;
+  if (msg.type === "state") onState(msg);
+  else if (msg.type === "error") {
+    state.sent = false;
+    $("#move-note").textContent = typeof msg.error === "string" ? msg.error : "";
+    if (state.view) renderHand();
+  } else if (msg.type === "rematch" && (msg.table || msg.url)) {
+    onRematchOffered(msg);
+  } else if (msg.type === "presence" || msg.type === "seats" || msg.type === "table") {
+    Object.assign(state.msg || (state.msg = {}), msg);
+    if (state.view) renderTable();
+    else refreshInfo().then(() => state.page === "waiting" && renderWaiting());
+  }
+}
+
+function onRematchOffered(msg) {
+  const id = msg.table;
+  const button = h("button", {
+    type: "button", id: "rematch-link", class: "primary", text: t("Join the rematch"),
+    onclick: async () => {
+      showError("");
+      try {
+        let creds = loadCreds(id);
+        if (!creds && state.creds) {
+          const joined = await api.joinTable(id, state.creds.name);
+          creds = { seat: joined.seat, token: joined.token, name: state.creds.name };
+          saveCreds(id, creds);
+        }
+        let url = null;
+        try {
+          const info = await api.tableInfo(id);
+          url = info.url;
+          if (creds && info.code) saveCreds(info.code, creds);
+        } catch (_e) { /* go by id */ }
+        goToTable(url, id);
+      } catch (err) {
+        showError(err.message);
+      }
+    },
+  });
+  $("#summary-actions").append(button);
+}
+
+async function onRematch() {
+  showError("");
+  try {
+    const r = await api.rematch(state.tableId, state.creds.token);
+    const id = r.table;
+    if (r.token) saveCreds(id, { seat: r.seat, token: r.token, name: state.creds.name });
+    else {
+      const joined = await api.joinTable(id, state.creds.name);
+      saveCreds(id, { seat: joined.seat, token: joined.token, name: state.creds.name });
+    }
+    if (r.code) {
+      const c = loadCreds(id);
+      if (c) saveCreds(r.code, c);
+    }
+    goToTable(r.url, id);
+  } catch (err) {
+    showError(err.status === 404 ? t("A rematch is not available on this server.") : err.message);
+  }
+}
+
+function openSocket() {
+  if (state.socket) state.socket.close();
+  state.socket = new api.TableSocket(state.tableId, state.creds && state.creds.token, {
+    lang: currentLanguage,
+    onGone: () => {
+      // an unknown table, or a token the server does not know: forget it, watch instead
+      if (state.creds) {
+        try { localStorage.removeItem(credsKey(state.tableId)); } catch (_e) { /* ignore */ }
+        state.creds = null;
+        openSocket();
+      } else {
+        showError(t("There is no such table."));
+      }
+    },
+    onMessage,
+    onStatus: (s) => {
+      const el = $("#conn");
+      if (s === "open") {
+        show(el, false);
+      } else if (s === "closed") {
+        el.textContent = t("Connection lost. Reconnecting…");
+        show(el, true);
+      } else if (!state.view) {
+        el.textContent = t("Connecting…");
+        show(el, true);
+      }
+    },
+  });
+}
+
+async function openTable(x) {
+  setPage("loading");
+  $("#conn").textContent = t("Connecting…");
+  show($("#conn"), true);
+  let resolved;
+  try {
+    resolved = await resolveTable(x);
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  state.tableId = resolved.id;
+  state.info = resolved.info;
+  state.code = (resolved.info && resolved.info.code) || (x !== resolved.id ? x : null);
+  try { state.url = sessionStorage.getItem(`ono99.url.${resolved.id}`) || null; } catch (_e) { /* ignore */ }
+  if (resolved.info && resolved.info.url) state.url = resolved.info.url;
+  state.creds = loadCreds(resolved.id) || loadCreds(x);
+  if (state.creds) saveCreds(resolved.id, state.creds);
+  openSocket();
+}
+
+// ---------------------------------------------------------------- keys
+
+function onKey(e) {
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+  if ($("#help").open) return;
+  if (e.key === "?") {
+    openHelp();
+    e.preventDefault();
+    return;
+  }
+  if (state.page === "replay") {
+    replay.onKey(e);
+    return;
+  }
+  if (state.page !== "table" || !state.view) return;
+  if (/^[1-9]$/.test(e.key)) {
+    const b = $$("#hand button.card")[Number(e.key) - 1];
+    if (b) {
+      b.focus();
+      playCard(b.dataset.card, Number(e.key) - 1);
+      e.preventDefault();
+    }
+  } else if (e.key === "d" || e.key === "D") {
+    playCard("draw");
+    e.preventDefault();
+  } else if ((e.key === "ArrowRight" || e.key === "ArrowLeft") && e.target.closest && e.target.closest("#hand")) {
+    const cards = $$("#hand button");
+    const i = cards.indexOf(e.target);
+    const rtl = document.documentElement.dir === "rtl";
+    const step = (e.key === "ArrowRight") !== rtl ? 1 : -1;
+    const next = cards[(i + step + cards.length) % cards.length];
+    if (next) next.focus();
+    e.preventDefault();
+  }
+}
+
+// ---------------------------------------------------------------- help
+
+function openHelp() {
+  const [preset, options] = state.view ? [state.view.rules, state.view.options || {}]
+    : state.page === "lobby" ? [$("#create-rules").value || "mattel2022", collectOptions()] : state.helpRules;
+  const lines = rulesHelp(preset, options);
+  const [title, ...rest] = lines;
+  fill($("#help-text"), h("p", {}, h("strong", { text: title })), rest.map((l) => h("p", { text: l })));
+  $("#help").showModal();
+}
+
+// ---------------------------------------------------------------- replay
+
+const replay = new ReplayViewer({
+  onClose: () => {
+    if (state.view) renderTable();
+    else setPage("lobby");
+  },
+  show: () => setPage("replay"),
+  error: showError,
+});
+
+async function openReplayOfTable() {
+  showError("");
+  try {
+    const record = await api.getRecord(state.tableId);
+    await replay.open(record);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function openReplayFile(file) {
+  showError("");
+  try {
+    const record = JSON.parse(await file.text());
+    await replay.open(record);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+function retranslate() {
+  $("#lang-select").value = currentLanguage();
+  if (state.socket) state.socket.send({ type: "hello", lang: currentLanguage() });
+  if (state.page === "lobby") buildLobby();
+  if (state.page === "waiting") renderWaiting();
+  if (state.view) {
+    renderTable();
+    if (!$("#summary").hidden && state.summaryFor === "game") showSummary("game", []);
+  }
+  if (state.page === "replay") replay.render();
+}
+
+async function main() {
+  buildLanguagePicker();
+  onLanguageChange(retranslate);
+  await setLanguage(initialLanguage());
+  $("#create-form").addEventListener("submit", onCreate);
+  $("#join-form").addEventListener("submit", (e) => onJoin(e, false));
+  $("#watch-button").addEventListener("click", () => onJoin(null, true));
+  $("#record-file").addEventListener("change", (e) => e.target.files[0] && openReplayFile(e.target.files[0]));
+  $("#wait-join").addEventListener("submit", onWaitJoin);
+  $("#start-button").addEventListener("click", onStart);
+  $("#copy-link").addEventListener("click", async () => {
+    const input = $("#wait-link");
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch (_e) {
+      input.select();
+      document.execCommand && document.execCommand("copy");
+    }
+    $("#copy-link").textContent = t("Copied");
+    setTimeout(() => ($("#copy-link").textContent = t("Copy link")), 2000);
+  });
+  $("#draw-button").addEventListener("click", () => playCard("draw"));
+  $("#help-button").addEventListener("click", openHelp);
+  $("#summary-close").addEventListener("click", () => {
+    show($("#summary"), false);
+    const first = $("#hand button.ok") || $("#hand button");
+    if (first) first.focus();
+  });
+  $("#replay-button").addEventListener("click", openReplayOfTable);
+  $("#rematch-button").addEventListener("click", onRematch);
+  document.addEventListener("keydown", onKey);
+  const x = tableFromLocation();
+  if (x) await openTable(x);
+  else {
+    setPage("lobby");
+    buildLobby();
+    show($("#conn"), false);
+  }
+}
+
+main();

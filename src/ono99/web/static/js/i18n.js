@@ -1,0 +1,104 @@
+// The page's words: the same gettext catalogs as the terminal game, served by
+// GET /api/i18n/{lang} as {"lang", "dir", "messages": {msgid: msgstr},
+// "plurals": {singular: [forms...]}}. Every msgid used here is marked in
+// src/ono99/web/ui_strings.py so `scripts/i18n.py extract` keeps it in the catalogs.
+
+export const LANGUAGES = {
+  en: "English", ta: "தமிழ்", gu: "ગુજરાતી", uz: "Oʻzbekcha", my: "မြန်မာ", kn: "ಕನ್ನಡ",
+};
+
+// Plural-Forms of docs/i18n.md, as functions.
+const PLURAL = {
+  en: (n) => (n !== 1 ? 1 : 0),
+  ta: (n) => (n !== 1 ? 1 : 0),
+  uz: (n) => (n !== 1 ? 1 : 0),
+  gu: (n) => (n > 1 ? 1 : 0),
+  kn: (n) => (n > 1 ? 1 : 0),
+  my: () => 0,
+};
+
+let catalog = { lang: "en", dir: "ltr", messages: {}, plurals: {} };
+const listeners = [];
+
+export function currentLanguage() {
+  return catalog.lang;
+}
+
+/** The language to start in: ?lang=, the saved choice, the browser's, else English. */
+export function initialLanguage() {
+  const q = new URLSearchParams(location.search).get("lang");
+  if (q && q in LANGUAGES) return q;
+  try {
+    const saved = localStorage.getItem("ono99.lang");
+    if (saved && saved in LANGUAGES) return saved;
+  } catch (_e) { /* storage may be off */ }
+  for (const l of navigator.languages || []) {
+    const code = l.split("-")[0].toLowerCase();
+    if (code in LANGUAGES) return code;
+  }
+  return "en";
+}
+
+export async function setLanguage(lang) {
+  if (!(lang in LANGUAGES)) lang = "en";
+  let data = { lang, dir: "ltr", messages: {}, plurals: {} };
+  if (lang !== "en") {
+    try {
+      const r = await fetch(`/api/i18n/${lang}`);
+      if (r.ok) data = await r.json();
+    } catch (_e) { /* offline: English */ }
+  }
+  catalog = { lang, dir: data.dir || "ltr", messages: data.messages || {}, plurals: data.plurals || {} };
+  document.documentElement.lang = lang;
+  document.documentElement.dir = catalog.dir;
+  try { localStorage.setItem("ono99.lang", lang); } catch (_e) { /* ignore */ }
+  translateStatic();
+  for (const fn of listeners) fn(lang);
+}
+
+export function onLanguageChange(fn) {
+  listeners.push(fn);
+}
+
+const placeholders = (s) => new Set(Array.from(s.matchAll(/\{(\w+)\}/g), (m) => m[1]));
+
+function sameSet(a, b) {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
+/** Fill {name} placeholders (Python str.format style). */
+export function fmt(s, params = {}) {
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** Translate msgid and fill its placeholders; a translation whose placeholders differ
+ * from the English falls back to English (as ono99.i18n does). */
+export function t(msgid, params = {}) {
+  let s = catalog.messages[msgid] || msgid;
+  if (s !== msgid && !sameSet(placeholders(s), placeholders(msgid))) s = msgid;
+  return fmt(s, params);
+}
+
+/** ngettext: the form for n of the language's plural rule. */
+export function tn(singular, plural, n, params = {}) {
+  const forms = catalog.plurals[singular];
+  const english = n !== 1 ? plural : singular;
+  let s = english;
+  if (forms && forms.length) {
+    const i = (PLURAL[catalog.lang] || PLURAL.en)(n);
+    s = forms[Math.min(i, forms.length - 1)] || english;
+    if (!sameSet(placeholders(s), placeholders(singular))) s = english;
+  }
+  return fmt(s, { count: n, ...params });
+}
+
+/** Elements with data-i18n="msgid" get the translation as their text;
+ * data-i18n-label / data-i18n-placeholder / data-i18n-title set those attributes. */
+export function translateStatic(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.setAttribute("title", t(el.dataset.i18nTitle));
+}

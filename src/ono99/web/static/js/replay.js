@@ -1,0 +1,91 @@
+// The replay viewer: a finished game's record, stepped forward and back. The server
+// replays the record (POST /api/replay) and sends the state after every move.
+import * as api from "./api.js";
+import { $, fill, h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { cardName, directionText, narrate, winnerText } from "./words.js";
+
+export class ReplayViewer {
+  constructor({ onClose, show, error }) {
+    this.steps = [];
+    this.i = 0;
+    this.onClose = onClose;
+    this.showPage = show;
+    this.error = error;
+    $("#replay-first").addEventListener("click", () => this.go(0));
+    $("#replay-back").addEventListener("click", () => this.go(this.i - 1));
+    $("#replay-forward").addEventListener("click", () => this.go(this.i + 1));
+    $("#replay-last").addEventListener("click", () => this.go(this.steps.length - 1));
+    $("#replay-close").addEventListener("click", () => this.onClose());
+    $("#replay-slider").addEventListener("input", (e) => this.go(Number(e.target.value)));
+  }
+
+  async open(record) {
+    const data = await api.replaySteps(record);
+    this.steps = data.steps || [];
+    this.i = 0;
+    $("#replay-slider").max = String(Math.max(0, this.steps.length - 1));
+    this.showPage();
+    this.render();
+    $("#replay-forward").focus();
+  }
+
+  go(i) {
+    if (!this.steps.length) return;
+    this.i = Math.max(0, Math.min(this.steps.length - 1, i));
+    this.render();
+  }
+
+  onKey(e) {
+    const rtl = document.documentElement.dir === "rtl";
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      if (e.target && e.target.id === "replay-slider") return;
+      this.go(this.i + ((e.key === "ArrowRight") !== rtl ? 1 : -1));
+      e.preventDefault();
+    } else if (e.key === "Home") {
+      this.go(0);
+      e.preventDefault();
+    } else if (e.key === "End") {
+      this.go(this.steps.length - 1);
+      e.preventDefault();
+    } else if (e.key === "Escape") {
+      this.onClose();
+    }
+  }
+
+  render() {
+    const step = this.steps[this.i];
+    if (!step) return;
+    const s = step.state;
+    const names = s.players;
+    const view = { names, rules: s.rules, options: s.options || {}, seat: null };
+    const last = this.steps.length - 1;
+    $("#main").dataset.replay = JSON.stringify({ step: this.i, steps: this.steps.length, total: s.total });
+    $("#replay-pos").textContent = t("Move {index} of {count}", { index: this.i, count: last });
+    $("#replay-slider").value = String(this.i);
+    $("#replay-first").disabled = this.i === 0;
+    $("#replay-back").disabled = this.i === 0;
+    $("#replay-forward").disabled = this.i === last;
+    $("#replay-last").disabled = this.i === last;
+    $("#replay-total").textContent = String(s.total);
+    $("#replay-direction").textContent = `${s.direction === 1 ? "↻" : "↺"} ${directionText(s.direction)}`;
+    $("#replay-round").textContent = t("Round {round}", { round: s.round });
+    let lines = (step.events || []).map((e) => narrate(e, view)).filter(Boolean);
+    if (this.i === 0 && !lines.length) lines = [t("The deal")];
+    if (this.i === last && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));
+    fill($("#replay-lines"), lines.map((l) => h("li", { text: l })));
+    const out = new Set(s.out || []);
+    fill($("#replay-players"), names.map((name, p) => {
+      const facts = [];
+      if (s.tokens) facts.push(tn("{count} token", "{count} tokens", s.tokens[p]));
+      if (s.scores) facts.push(tn("{count} point", "{count} points", s.scores[p]));
+      if (out.has(p)) facts.push(t("out of the game"));
+      const turn = s.to_move === p;
+      return h("li", { class: `player${turn ? " turn" : ""}${out.has(p) ? " out" : ""}`, "aria-current": turn ? "true" : null },
+        h("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
+        h("span", { class: "who" }, h("span", { class: "name", text: name })),
+        h("span", { class: "facts", text: facts.join(" · ") }),
+        h("span", { class: "laid", text: (s.hands[p] || []).map((c) => cardName(c, s.rules)).join("  ") }));
+    }));
+  }
+}
