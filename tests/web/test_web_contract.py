@@ -90,8 +90,17 @@ def test_bad_create_is_a_4xx_with_one_line(server: Server, body: object) -> None
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"{", b"\xff\xfe", b"[" * 100000, b'{"players": ' + b"9" * 5000 + b"}", b"null",
-     b'{"turn_seconds": 1e999}', b'{"draw_window": NaN}', b'{"players": 4, "options": []}'],
+    [
+        b"",
+        b"{",
+        b"\xff\xfe",
+        b"[" * 100000,
+        b'{"players": ' + b"9" * 5000 + b"}",
+        b"null",
+        b'{"turn_seconds": 1e999}',
+        b'{"draw_window": NaN}',
+        b'{"players": 4, "options": []}',
+    ],
 )
 def test_hostile_bodies_never_5xx(server: Server, content: bytes) -> None:
     r = httpx.post(server.url + "/api/tables", content=content)
@@ -108,7 +117,9 @@ def test_unknown_table_and_wrong_token_answer_alike(server: Server) -> None:
     t = create(server, players=2)
     j = join(server, t["table"], "Ana")
     bad = httpx.post(f"{server.url}/api/tables/{t['table']}/start", json={"token": "x" * 43})
-    unknown = httpx.post(f"{server.url}/api/tables/NoSuchTable123/start", json={"token": j["token"]})
+    unknown = httpx.post(
+        f"{server.url}/api/tables/NoSuchTable123/start", json={"token": j["token"]}
+    )
     assert bad.status_code == unknown.status_code == 404
     assert bad.json() == unknown.json()
     for path in ("", "/record"):
