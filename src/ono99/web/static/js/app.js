@@ -456,17 +456,19 @@ function renderHand() {
   show($("#hand-area"), mine);
   if (!mine) return;
   const legal = new Set(v.legal || []);
+  const myTurn = v.to_move === v.seat;
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")
     ? Number(document.activeElement.dataset.index) : null;
   const buttons = (v.hand || []).map((code, i) => {
     const ok = legal.has(code) && !state.sent;
-    const reason = legal.has(code) ? null : whyNot(code, v);
+    // on your turn each card says why it cannot be played; otherwise the turn line says it
+    const reason = legal.has(code) || !myTurn ? null : whyNot(code, v);
     const rid = `card-why-${i}`;
     return h("button", {
       type: "button",
       class: `card c-${cardClass(code)}${ok ? " ok" : ""}`,
       "aria-disabled": ok ? "false" : "true",
-      "aria-describedby": reason ? rid : null,
+      "aria-describedby": reason ? rid : myTurn ? null : "turn",
       "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
       dataset: { card: code, index: String(i) },
       onclick: () => playCard(code, i),

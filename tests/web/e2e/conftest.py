@@ -1,0 +1,49 @@
+"""Fixtures of the browser tests: Debian's Chromium driven by Playwright for Python.
+
+Playwright's own browser download is not used: ``ONO99_CHROMIUM`` (default
+``/usr/bin/chromium``) is launched headless. Without Chromium or the ``playwright``
+package the tests skip locally, and fail when ``CI`` is set (CI must run them).
+Screenshots go to ``tests/web/e2e/artifacts/`` (git-ignored), to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+CHROMIUM = os.environ.get("ONO99_CHROMIUM", "/usr/bin/chromium")
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium (one per test process)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed: pip install -e '.[test]'")
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set ONO99_CHROMIUM)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
