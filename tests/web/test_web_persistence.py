@@ -1,0 +1,116 @@
+"""Persistence: ``kill -9`` of the server mid-game and a restart on the same database;
+tokens still valid, nothing lost, the game goes on to the end and its record replays
+(R-REC). On SQLite and on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import PG_URL, Client, Server, create, join, play_to_end, start
+
+from ono99.records import replay
+
+
+def _pg_schema_url() -> Iterator[str]:
+    """A fresh schema of the shared test database, dropped afterwards."""
+    try:
+        import sqlalchemy as sa
+
+        engine = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.connect() as c:
+            c.execute(sa.text("select 1"))
+    except Exception as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL at {PG_URL} is needed in CI: {e}")
+        pytest.skip(f"no PostgreSQL at {PG_URL}: {e}")
+    schema = "ono99_t_" + uuid.uuid4().hex[:12]
+    with engine.begin() as c:
+        c.execute(sa.text(f"create schema {schema}"))
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as c:
+            c.execute(sa.text(f"drop schema {schema} cascade"))
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'kill.db'}"
+    else:
+        yield from _pg_schema_url()
+
+
+def _stable(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in ("connected", "deadline", "away", "bots")}
+
+
+def test_kill_9_and_restart_loses_nothing(db_url: str, tmp_path: Path) -> None:
+    """R-REC: the moves stored before each broadcast rebuild every table after kill -9."""
+    log = tmp_path / "server.log"
+    server = Server(db_url, log).start()
+    try:
+        t = create(server, players=3, bots="medium", seed=21)
+        tid = t["table"]
+        lobby = create(server, players=2)  # a table still in its lobby survives too
+        seats = [join(server, tid, n) for n in ("Ana", "Bo")]
+        lobby_seat = join(server, lobby["table"], "Cy")
+        rng = random.Random(5)
+
+        async def first_half() -> tuple[dict[str, Any], dict[str, Any]]:
+            a = await Client.open(server, tid, seats[0]["token"], seat=0)
+            b = await Client.open(server, tid, seats[1]["token"], seat=1)
+            await a.next_state()
+            start(server, tid, seats[1]["token"])
+            moved = 0
+            while moved < 12:
+                await a.drain(0.2)
+                await b.drain(0.2)
+                for c in (a, b):
+                    assert c.state is not None and c.state["view"]["phase"] == "playing"
+                    if c.state["view"]["legal"] and c.state["view"]["to_move"] == c.seat:
+                        await c.move(rng.choice(c.state["view"]["legal"]))
+                        await c.next_state()
+                        moved += 1
+                        break
+            await a.drain(0.3)
+            await b.drain(0.3)
+            assert a.state is not None
+            assert b.state is not None
+            return a.state, b.state
+
+        st_a, st_b = asyncio.run(first_half())
+        assert st_a["view"]["moves"] >= 12
+        server.stop(kill=True)  # kill -9: no shutdown code runs
+        server = Server(db_url, log).start()
+
+        async def second_half() -> dict[str, Any]:
+            a = await Client.open(server, tid, seats[0]["token"], seat=0)
+            b = await Client.open(server, tid, seats[1]["token"], seat=1)
+            new_a = await a.next_state()
+            new_b = await b.next_state()
+            assert _stable(new_a["view"]) == _stable(st_a["view"])
+            assert _stable(new_b["view"]) == _stable(st_b["view"])
+            return await play_to_end([a, b], rng, timeout=120)
+
+        final = asyncio.run(second_half())
+        rec = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+        game = replay(rec)
+        assert game.is_over and game.winner == final["view"]["winner"]
+        info = httpx.get(f"{server.url}/api/tables/{lobby['table']}").json()
+        assert info["phase"] == "lobby" and info["seats"][0]["name"] == "Cy"
+        r = httpx.post(
+            f"{server.url}/api/tables/{lobby['table']}/start", json={"token": lobby_seat["token"]}
+        )
+        assert r.status_code == 200
+    finally:
+        server.stop()
