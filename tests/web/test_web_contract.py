@@ -75,7 +75,7 @@ def test_create_join_start_and_play_to_the_end(server: Server) -> None:
         {"seed": -1},
         {"seed": 2**300},
         {"seed": "5"},
-        {"turn_seconds": 2},
+        {"turn_seconds": 0.5},
         [],
         "x",
     ],

@@ -96,8 +96,8 @@ class Settings:
 
     @classmethod
     def from_request(cls, req: CreateTable) -> Settings:
-        if 0 < req.turn_seconds < 5:
-            raise WebError(400, N_("turn_seconds must be 0 (no timer) or at least 5"))
+        if 0 < req.turn_seconds < 1:
+            raise WebError(400, N_("turn_seconds must be 0 (no timer) or at least 1"))
         settings = cls(
             rules=req.rules, options=dict(req.options), players=req.players, bots=req.bots,
             turn_seconds=req.turn_seconds, takeover=req.takeover,
