@@ -17,12 +17,13 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action, parse_card
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
 from ono99.i18n import N_
+from ono99.moves import total_after, why_illegal
 from ono99.rules import Rules, deck_list, make_rules
 from ono99.view import PlayerView, PublicView, public_view, view_of
 
@@ -113,7 +114,7 @@ class Game:
     #: (a flat list), "lists" (a list of lists), "maybe" (a list or None), "winner" (a
     #: seat, a list of seats or None), "events" (handled by the caller). The one place a
     #: new field is declared: copy(), the rollback in apply() and __slots__ follow it.
-    _STATE = {
+    _STATE: ClassVar[dict[str, str]] = {
         "rules": "same", "n": "same", "names": "same", "seed": "same", "dealer": "same",
         "given_deals": "same", "dealt": "list", "hands": "lists", "draw_pile": "list",
         "discard": "list", "total": "same", "direction": "same", "_to_move": "same",
@@ -513,17 +514,13 @@ class Game:
         self.discard.append(c)
         r = self.rules
         if c <= 10:
-            self.total += c
-        elif c == _M10:
-            t = self.total - 10
-            self.total = 0 if (t < 0 and r.floor_zero) else t  # R-M10-1
-        elif c == _REV:
-            if self.n_active > 2:  # R-REV-2: with two players Reverse is a Hold
-                self.direction = -self.direction
-        elif c == _99:
-            if r.ninety_nine_sets:
-                self.total = 99  # R-99-2
-            else:
+            self.total += c  # total_after's first case, inlined: the commonest play
+        else:
+            self.total = total_after(r, self.total, c)  # R-M10-1, R-99-2
+            if c == _REV:
+                if self.n_active > 2:  # R-REV-2: with two players Reverse is a Hold
+                    self.direction = -self.direction
+            elif c == _99 and not r.ninety_nine_sets:
                 self.played_99 = True  # R-99-5
         if self.events is not None:
             self._emit("play", p, c, self.total)
@@ -787,50 +784,34 @@ class Game:
         """The error to raise, naming the rule, for ``action`` not being legal now."""
         r = self.rules
         p = self._to_move
-        who = self.names[p]
-        hand = self.hands[p]
-        code = repr(action_code(action))
-        if action == FOUR_99:
-            if not r.four_99:
-                return IllegalAction(
-                    N_("{preset} has no four-99 discard"), "R-99-3", preset=r.preset
-                )
-            return IllegalAction(N_("{name} does not hold four ONO 99 cards"), "R-99-3", name=who)
-        if not r.card_in_deck(action):
-            return IllegalAction(
-                N_("there is no {card} card in the {preset} deck"), card=code, preset=r.preset
-            )
-        if action not in hand:
-            return IllegalAction(
-                N_("{name} (seat {seat}) has no {card} in hand"),
-                "R-TURN-1", name=who, seat=p, card=code,
-            )  # fmt: skip
-        if self._bust_mode:
-            return IllegalAction(
-                N_("{card} cannot be the unsafe card played when out of safe cards"),
-                "R-END-3", card=code,
-            )  # fmt: skip
-        if action == _99:
-            if r.zero_ending_99:
-                if self.played_99:
-                    return IllegalAction(
-                        N_("only one ONO 99 card may be played per turn"), "R-99-5"
-                    )
-                return IllegalAction(
-                    N_("an ONO 99 card may be played only when the total ends in 0"), "R-99-5"
-                )
-            rule = "R-99-4" if r.preset == "classic1980" else "R-99-1"
-            return IllegalAction(
-                N_("the ONO 99 card can never be played in {preset}"), rule, preset=r.preset
-            )
-        if action == _P2 and self.plays_left == 2:
-            return IllegalAction(N_("a Double Play can never be the first of two plays"), "R-P2-3")
-        if action <= 10:
-            return IllegalAction(
-                N_("{card} would take the total from {total} to {new_total}; a safe card must be played"),
-                "R-LIM-1, R-LIM-2", card=code, total=self.total, new_total=self.total + action,
-            )  # fmt: skip
-        return IllegalAction(N_("{card} is not legal now"), card=code)
+        why = why_illegal(
+            r, action, hand=self.hands[p], total=self.total, plays_left=self.plays_left,
+            played_99=self.played_99, bust_mode=self._bust_mode,
+        )  # fmt: skip
+        params = {
+            "preset": r.preset, "name": self.names[p], "seat": p,
+            "card": repr(action_code(action)), "total": self.total, "new_total": why.new_total,
+        }  # fmt: skip
+        return IllegalAction(_ILLEGAL[why.kind], why.rule, **params)
+
+
+#: The engine's words for each kind of :class:`~ono99.moves.Why` (English templates,
+#: translated by the front end: ``IllegalAction.translated``).
+_ILLEGAL = {
+    "no_four_99": N_("{preset} has no four-99 discard"),
+    "four_99_short": N_("{name} does not hold four ONO 99 cards"),
+    "not_in_deck": N_("there is no {card} card in the {preset} deck"),
+    "not_in_hand": N_("{name} (seat {seat}) has no {card} in hand"),
+    "bust_card": N_("{card} cannot be the unsafe card played when out of safe cards"),
+    "one_99_per_turn": N_("only one ONO 99 card may be played per turn"),
+    "99_zero_ending": N_("an ONO 99 card may be played only when the total ends in 0"),
+    "99_never": N_("the ONO 99 card can never be played in {preset}"),
+    "play2_first": N_("a Double Play can never be the first of two plays"),
+    "over_limit": N_(
+        "{card} would take the total from {total} to {new_total}; a safe card must be played"
+    ),
+    "not_now": N_("{card} is not legal now"),
+}
 
 
 def _make_copier() -> Callable[[Game, Game], None]:
@@ -846,7 +827,7 @@ def _make_copier() -> Callable[[Game, Game], None]:
     lines = [how[kind].format(name) for name, kind in Game._STATE.items() if kind != "events"]
     source = "def _copy_state(src, dst):\n    " + "\n    ".join(lines) + "\n"
     namespace: dict[str, Any] = {}
-    exec(source, namespace)  # noqa: S102 -- code built above from a fixed table
+    exec(source, namespace)
     copier: Callable[[Game, Game], None] = namespace["_copy_state"]
     return copier
 

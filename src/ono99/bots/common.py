@@ -11,6 +11,7 @@ import random
 from ono99.cards import DRAW, FOUR_99, Card
 from ono99.determinize import sample_world, unseen_cards
 from ono99.game import CARD_POINTS, Game
+from ono99.moves import is_escape, is_safe, total_after
 from ono99.rules import Rules
 from ono99.view import PlayerView
 
@@ -55,34 +56,9 @@ def forced_move(view: PlayerView) -> int | None:
     return None
 
 
-def is_safe(rules: Rules, card: int, total: int, first_of_two: bool, played_99: bool) -> bool:
-    """R-LIM-1, R-99, R-P2-3: may ``card`` be played as a safe card at ``total``?"""
-    if card <= 10:
-        return total + card < rules.limit
-    if card == C99:
-        return rules.ninety_nine_sets or (
-            rules.zero_ending_99 and not played_99 and total % 10 == 0
-        )
-    if card == P2:
-        return rules.play2_first_ok or not first_of_two
-    return True  # -10, Reverse, Hold
-
-
-def is_escape(rules: Rules, card: int) -> bool:
-    """A card that is safe whatever the total: -10, R, P2, H, 0 (and the gamerules 99)."""
-    return card == 0 or card in (M10, REV, P2, HOLD) or (card == C99 and rules.ninety_nine_sets)
-
-
 def new_total(rules: Rules, card: int, total: int) -> int:
-    """The total after ``card`` (R-M10-1, R-99-2)."""
-    if card <= 10:
-        return total + card
-    if card == M10:
-        t = total - 10
-        return 0 if (t < 0 and rules.floor_zero) else t
-    if card == C99 and rules.ninety_nine_sets:
-        return 99
-    return total
+    """The total after ``card`` (:func:`ono99.moves.total_after`, argument order of the bots)."""
+    return total_after(rules, total, card)
 
 
 def pool_counts(view: PlayerView) -> list[int]:

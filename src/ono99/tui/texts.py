@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ono99.cards import DRAW, FOUR_99, Card
 from ono99.events import Event
 from ono99.i18n import _, ngettext
+from ono99.moves import why_illegal
 from ono99.narrate import card_name, narrate
 from ono99.rules import Rules
 from ono99.view import PlayerView
@@ -78,34 +79,38 @@ def why_not(action: int, view: PlayerView) -> str | None:
         return _("You have no card to draw now")
     if view.to_move != view.seat:
         return _("It is not your turn: {name} plays now").format(name=view.names[view.to_move])
-    if action == FOUR_99:
-        if not r.four_99:
-            return _("These rules have no four-card ONO 99 discard")
-        return _("You need four ONO 99 cards to discard them together")
     name = card_name(action, r) if 0 <= action < 16 else str(action)
-    if action not in view.hand:
+    why = why_illegal(
+        r, action, hand=view.hand, total=view.total, plays_left=view.plays_left,
+        played_99=view.played_99, bust_mode=view.bust_mode,
+    )  # fmt: skip
+    k = why.kind
+    if k == "no_four_99":
+        return _("These rules have no four-card ONO 99 discard")
+    if k == "four_99_short":
+        return _("You need four ONO 99 cards to discard them together")
+    if k in ("not_in_hand", "not_in_deck"):
         return _("You have no {card} in your hand").format(card=name)
-    if view.bust_mode:
+    if k == "bust_card":
         return _(
             "You have no safe card: give up one of your number cards "
             "(it is not counted and you are out of the round)"
         )
-    if action == _99:
-        if r.zero_ending_99:
-            if view.played_99:
-                return _("Only one {card} card may be played per turn").format(card=name)
-            return _("{card} may be played only when the total ends in 0").format(card=name)
+    if k == "one_99_per_turn":
+        return _("Only one {card} card may be played per turn").format(card=name)
+    if k == "99_zero_ending":
+        return _("{card} may be played only when the total ends in 0").format(card=name)
+    if k == "99_never":
         return _("The {card} card can never be played: it stays in your hand").format(card=name)
-    if action == _P2 and view.plays_left == 2 and not r.play2_first_ok:
+    if k == "play2_first":
         return _("A {card} cannot be the first of your two cards").format(card=name)
-    if action <= 10:
-        new = view.total + action
+    if k == "over_limit":
         if r.limit > 99:
             return _("{card} would take the total to {total}: going over 99 loses").format(
-                card=name, total=new
+                card=name, total=why.new_total
             )
         return _("{card} would take the total to {total}: reaching 99 loses").format(
-            card=name, total=new
+            card=name, total=why.new_total
         )
     return _("You cannot play {card} now").format(card=name)
 

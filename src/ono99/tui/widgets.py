@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
-from ono99.cards import DRAW, FOUR_99, Card
+from ono99.cards import DRAW, FOUR_99
 from ono99.i18n import _, ngettext
+from ono99.moves import total_after
 from ono99.tui.texts import direction_text, move_name, score_text, turn_text
 from ono99.view import PlayerView
 
@@ -18,16 +19,7 @@ __all__ = ["PlayersPanel", "TotalPanel", "HandBar", "CardView", "new_total"]
 
 def new_total(view: PlayerView, action: int) -> int:
     """The running total after the viewer plays ``action`` (a legal card)."""
-    total = view.total
-    r = view.rules
-    if action <= 10:
-        return total + action
-    if action == Card.MINUS10:
-        t = total - 10
-        return 0 if (t < 0 and r.floor_zero) else t
-    if action == Card.NINETY_NINE and r.ninety_nine_sets:
-        return 99
-    return total
+    return total_after(view.rules, view.total, action)
 
 
 class PlayersPanel(Static):
