@@ -72,7 +72,8 @@ export class ReplayViewer {
     $("#replay-round").textContent = t("Round {round}", { round: s.round });
     let lines = (step.events || []).map((e) => narrate(e, view)).filter(Boolean);
     if (this.i === 0 && !lines.length) lines = [t("The deal")];
-    if (this.i === last && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));
+    const told = (step.events || []).some((e) => e.kind === "game_over");
+    if (this.i === last && !told && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));
     fill($("#replay-lines"), lines.map((l) => h("li", { text: l })));
     const out = new Set(s.out || []);
     fill($("#replay-players"), names.map((name, p) => {
