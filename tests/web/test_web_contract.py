@@ -167,3 +167,11 @@ def test_pages(server: Server) -> None:
     assert httpx.get(server.url + "/static/nope.js").status_code == 404
     schema = httpx.get(server.url + "/api/schema").json()
     assert {"move", "hello", "ping"} <= set(schema["client"])
+
+
+def test_replay_api_is_mounted(server: Server) -> None:
+    rec = {"rules": "mattel2022", "players": ["Ana", "Bo"], "seed": 1, "moves": []}
+    r = httpx.post(server.url + "/api/replay", json=rec)
+    assert r.status_code == 200 and len(r.json()["steps"]) == 1
+    bad = httpx.post(server.url + "/api/replay", json={"players": 9})
+    assert bad.status_code == 400 and bad.json()["error"]

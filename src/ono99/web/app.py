@@ -28,6 +28,7 @@ from ono99.i18n import LANGUAGES, N_
 from ono99.web.announce import catalog, pick_language, translate
 from ono99.web.protocol import CreateTable, HelloMsg, JoinTable, MoveMsg, TokenBody, client_message
 from ono99.web.protocol import schemas as protocol_schemas
+from ono99.web.replay_api import make_router as make_replay_router
 from ono99.web.store import Store
 from ono99.web.tables import Conn, Hub, Settings, Table, WebError, no_table
 
@@ -40,6 +41,8 @@ M = TypeVar("M", bound=BaseModel)
 STATIC_DIR = Path(__file__).parent / "static"
 #: the largest request body or websocket message, in bytes
 BODY_LIMIT = 64 * 1024
+#: the largest game record ``POST /api/replay`` takes
+RECORD_LIMIT = 1_000_000
 
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ONO 99</title></head>
@@ -68,22 +71,24 @@ def _validation_text(request: Request, errors: Any) -> str:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413 (Content-Length or counted)."""
+    """Refuse request bodies over ``limit`` bytes with 413 (Content-Length or counted);
+    ``/api/replay`` takes records up to ``RECORD_LIMIT``."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = RECORD_LIMIT if scope.get("path") == "/api/replay" else self.default
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
         too_big = False
         if length is not None:
             try:
-                too_big = int(length) > self.limit
+                too_big = int(length) > limit
             except ValueError:
                 too_big = True
         if too_big:
@@ -96,7 +101,7 @@ class BodyLimit:
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise _TooBig
             return msg
 
@@ -289,6 +294,8 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
         if lang not in LANGUAGES:
             raise WebError(404, N_("unknown language {lang}"), lang=repr(lang[:10]))
         return _catalog_json(lang)
+
+    app.include_router(make_replay_router())
 
     @app.get("/api/schema")
     async def schema() -> dict[str, Any]:
