@@ -212,3 +212,38 @@ def test_draw_penalty_in_real_time(server: Server) -> None:
         await a.close()
 
     asyncio.run(run())
+
+
+def test_rematch(server: Server) -> None:
+    """After the game: a new table with the same settings, the asker seated; asking twice
+    gives the same seat; others see next_table."""
+
+    async def run() -> None:
+        tid, seats = await _seated(server, 2, 1, bots="easy", seed=41)
+        a = await Client.open(server, tid, seats[0]["token"], seat=0)
+        await a.next_state()
+        early = httpx.post(f"{server.url}/api/tables/{tid}/rematch", json=seats[0])
+        assert early.status_code == 409
+        start(server, tid, seats[0]["token"])
+        await play_to_end([a], random.Random(3))
+        spec = await Client.open(server, tid)
+        await spec.next_state()
+        r = httpx.post(f"{server.url}/api/tables/{tid}/rematch", json={"token": seats[0]["token"]})
+        assert r.status_code == 201, r.text
+        new = r.json()
+        assert new["table"] != tid and new["seat"] == 0 and new["token"]
+        again = httpx.post(f"{server.url}/api/tables/{tid}/rematch", json=seats[0]).json()
+        assert (again["table"], again["seat"], again["token"]) == (
+            new["table"], new["seat"], new["token"],
+        )  # fmt: skip
+        st = await spec.next_state()
+        assert st["table"]["next_table"] == new["table"]
+        info = httpx.get(f"{server.url}/api/tables/{new['table']}").json()
+        assert info["phase"] == "lobby" and info["seed_fixed"] and info["players"] == 2
+        assert info["seats"][0]["name"] == "Ana"
+        wrong = httpx.post(f"{server.url}/api/tables/{tid}/rematch", json={"token": "nope"})
+        assert wrong.status_code == 404
+        await a.close()
+        await spec.close()
+
+    asyncio.run(run())

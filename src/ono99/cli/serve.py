@@ -55,5 +55,6 @@ def serve(
         port=port,
         ws_max_size=BODY_LIMIT,
         log_level="warning",
+        access_log=False,  # websocket URLs carry tokens: never logged
         proxy_headers=True,
     )

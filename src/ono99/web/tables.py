@@ -161,6 +161,8 @@ class Table:
         self.changed_at = time.monotonic()
         self._auto: asyncio.Task[None] | None = None
         self._away_tasks: dict[int, asyncio.Task[None]] = {}
+        #: seat -> (seat, token) at the rematch table, for a player who asks twice
+        self.rematch_seats: dict[int, tuple[int, str]] = {}
         if st.started:
             assert st.names is not None
             game = self._new_game(st.names)
@@ -641,15 +643,21 @@ class Hub:
             raise WebError(409, N_("a rematch can be asked for once the game is over"))
         name = table.humans[seat].name
         async with table.lock:
+            known = table.rematch_seats.get(seat)
+            if known is not None and table.next_table is not None:
+                nxt = await self.get(table.next_table)
+                if nxt is not None:
+                    return nxt, *known
             nxt = None if table.next_table is None else await self.get(table.next_table)
             if nxt is None:
-                seed = table.seed + 1 if table.seed_fixed else None
+                seed = (table.seed + 1) % 2**256 if table.seed_fixed else None
                 nxt = await self.create(table.settings, seed)
                 await self.db(self.store.set_next_table, table.id, nxt.id)
                 table.next_table = nxt.id
                 table._bump(False)
                 table._broadcast()
-        new_seat, new_token = await nxt.join(name)
+            new_seat, new_token = await nxt.join(name)
+            table.rematch_seats[seat] = (new_seat, new_token)
         return nxt, new_seat, new_token
 
     async def close(self) -> None:
