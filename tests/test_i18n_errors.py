@@ -467,7 +467,8 @@ def test_replay_no_such_option_is_translated(lang: str) -> None:
     line = error_line(run("replay", "--lang", lang, "--bogus"))
     assert "No such option" not in line and "see ono99" not in line
     message = tr(lang, "No such option: {option}").format(option="--bogus")
-    assert line == tr(lang, "{message} (see ono99 --help)").format(message=message)
+    want = tr(lang, "{message} (see {command} --help)")
+    assert line == want.format(message=message, command="ono99 replay")
 
 
 @pytest.mark.parametrize(
@@ -547,9 +548,10 @@ def test_usage_errors_translated(
     argv: list[str], want: str, capsys: pytest.CaptureFixture[str], english: None
 ) -> None:
     """Every usage error a user can meet from ``ono99`` (as the installed Typer words
-    it) is in the catalog: the English line is exactly Typer's, and each language has
-    none of its English words left."""
-    assert _main_error(capsys, "--lang", "en", *argv) == f"{want} (see ono99 --help)"
+    it) is in the catalog: the English line is exactly Typer's, pointing to the help
+    of the subcommand it is about, and each language has none of its English words left."""
+    command = "ono99 " + argv[0] if argv[0] in ("bench", "arena", "replay", "play") else "ono99"
+    assert _main_error(capsys, "--lang", "en", *argv) == f"{want} (see {command} --help)"
     for lang in TRANSLATED:
         line = _main_error(capsys, "--lang", lang, *argv)
         assert not [w for w in ENGLISH_WORDS if w in line], (lang, line)

@@ -16,6 +16,7 @@ from ono99.cards import action_code, parse_action, parse_card
 from ono99.errors import IllegalAction, Ono99Error, RecordError
 from ono99.game import Deal, Game
 from ono99.i18n import N_
+from ono99.termsafe import short_repr
 
 __all__ = [
     "ReplayError",
@@ -26,9 +27,20 @@ __all__ = [
     "to_record",
     "state_json",
     "ParsedRecord",
+    "SEED_LIMIT",
+    "NAME_LIMIT",
+    "check_seed",
+    "parse_json_int",
 ]
 
 _KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves"}
+
+#: a record's seed is an integer with 0 <= seed < SEED_LIMIT (2**256)
+SEED_LIMIT = 2**256
+#: the most characters a player name may have
+NAME_LIMIT = 40
+#: the most digits a number in a record's JSON may have (2**256 has 78)
+DIGITS_LIMIT = 80
 
 
 class ReplayError(Ono99Error):
@@ -49,7 +61,7 @@ class ParsedRecord:
         rules: str,
         options: dict[str, Any],
         players: int | list[str],
-        seed: int | str,
+        seed: int,
         dealer: int | None,
         deals: list[Deal],
         moves: list[str],
@@ -88,6 +100,36 @@ def _bad_card(value: Any, where: str) -> int:
     )  # fmt: skip
 
 
+def check_seed(seed: int, where: str = "seed") -> None:
+    """Raise RecordError unless ``seed`` is an integer with 0 <= seed < 2**256 (R-REC)."""
+    if not 0 <= seed < SEED_LIMIT:
+        raise RecordError(
+            N_("{where} must be an integer from 0 to 2**256 - 1, not {value}"),
+            where=where, value=short_repr(seed),
+        )  # fmt: skip
+
+
+def _check_name(name: str, seat: int) -> None:
+    if not name.strip():
+        raise RecordError(N_("the name of seat {seat} is empty"), seat=seat)
+    if len(name) > NAME_LIMIT:
+        raise RecordError(
+            N_("the name of seat {seat} has {length} characters; at most {limit} are allowed"),
+            seat=seat, length=len(name), limit=NAME_LIMIT,
+        )  # fmt: skip
+
+
+def parse_json_int(digits: str) -> int:
+    """``parse_int`` for :func:`json.loads`: an integer of more than DIGITS_LIMIT digits
+    is a RecordError before Python is asked to convert it (it refuses over 4300)."""
+    if len(digits.lstrip("-")) > DIGITS_LIMIT:
+        raise RecordError(
+            N_("a number has {digits} digits; at most {limit} are allowed"),
+            digits=len(digits.lstrip("-")), limit=DIGITS_LIMIT,
+        )  # fmt: skip
+    return int(digits)
+
+
 def parse_record(data: Any) -> ParsedRecord:
     """Validate a decoded JSON record (R-REC)."""
     if not isinstance(data, Mapping):
@@ -105,14 +147,31 @@ def parse_record(data: Any) -> ParsedRecord:
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, (int, list)):
         raise RecordError(N_("'players' must be a count or a list of names"))
-    if isinstance(players, list) and not all(isinstance(p, str) for p in players):
-        raise RecordError(N_("'players' names must be strings"))
+    if isinstance(players, int) and not 0 <= players <= 99:
+        raise RecordError(
+            N_("'players' must be a count from 2 to 8 or a list of names, not {value}"),
+            value=short_repr(players),
+        )
+    if isinstance(players, list):
+        if not all(isinstance(p, str) for p in players):
+            raise RecordError(N_("'players' names must be strings"))
+        for seat, name in enumerate(players):
+            _check_name(name, seat)
     seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise RecordError(N_("'seed' must be an integer, not {value}"), value=repr(seed))
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(N_("'seed' must be an integer, not {value}"), value=short_repr(seed))
+    check_seed(seed, "'seed'")
     dealer = data.get("dealer")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
-        raise RecordError(N_("'dealer' must be a seat number, not {value}"), value=repr(dealer))
+        raise RecordError(
+            N_("'dealer' must be a seat number, not {value}"), value=short_repr(dealer)
+        )
+    count = players if isinstance(players, int) else len(players)
+    if dealer is not None and not 0 <= dealer < max(count, 1):
+        raise RecordError(
+            N_("dealer must be a seat from 0 to {last}, not {value}"),
+            last=max(count, 1) - 1, value=short_repr(dealer),
+        )  # fmt: skip
     raw_deals = data.get("deals")
     if raw_deals is None:
         raw_deals = []
@@ -139,15 +198,12 @@ def parse_record(data: Any) -> ParsedRecord:
 
 
 def load_record(text: str) -> ParsedRecord:
-    """Parse record JSON text."""
+    """Parse record JSON text (a leading UTF-8 byte order mark is ignored)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"), parse_int=parse_json_int)
     except json.JSONDecodeError as e:
         raise RecordError(
-            N_("not valid JSON: {reason} at line {line} column {column}"),
-            reason=e.msg,
-            line=e.lineno,
-            column=e.colno,
+            N_("not valid JSON (line {line}, column {column})"), line=e.lineno, column=e.colno
         ) from None
     except RecursionError:
         raise RecordError(N_("not valid JSON: nested too deeply")) from None

@@ -21,6 +21,7 @@ from ono99.i18n import (
     set_language,
     translate_error,
 )
+from ono99.termsafe import terminal_safe
 
 __all__ = ["app", "main"]
 
@@ -51,7 +52,7 @@ def _register() -> None:
 
 def fail(message: str, status: int = 2) -> typer.Exit:
     """Print ``message`` as one line on stderr; return the Exit to raise."""
-    line = " ".join(str(message).split())
+    line = terminal_safe(" ".join(str(message).split()))
     print(f"ono99: error: {line}", file=sys.stderr)
     return typer.Exit(status)
 
@@ -132,6 +133,22 @@ def _choose_language(argv: list[str]) -> tuple[str | None, list[str]]:
     return lang, rest
 
 
+def _command_path(error: BaseException, argv: list[str]) -> str:
+    """The command a usage error is about (``ono99 replay``), for the help to point to:
+    from the error's context, else (Click gives some errors none) the first word of
+    ``argv`` when it names a subcommand."""
+    ctx = getattr(error, "ctx", None)
+    path = getattr(ctx, "command_path", None)
+    if isinstance(path, str) and path.split()[:1] == ["ono99"]:
+        return path
+    commands = getattr(typer.main.get_command(app), "commands", {})
+    words = [a for a in argv[: argv.index("--") if "--" in argv else len(argv)]
+             if not a.startswith("-")]  # fmt: skip
+    if words and words[0] in commands:
+        return f"ono99 {words[0]}"
+    return "ono99"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -155,9 +172,10 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(0)
         fmt = getattr(e, "format_message", None)
         line = translate_usage_error(" ".join((fmt() if callable(fmt) else str(e)).split()))
-        print(
-            "ono99: error: " + _("{message} (see ono99 --help)").format(message=line),
-            file=sys.stderr,
+        fail(
+            _("{message} (see {command} --help)").format(
+                message=line, command=_command_path(e, args)
+            )
         )
         sys.exit(2)
     except Ono99Error as e:

@@ -4,7 +4,8 @@ Seats rotate so every bot plays every seat equally (``--games`` is rounded up to
 multiple of ``--players``). A bot name given twice is reported as ``name``,
 ``name#2``; with more players than bots, seats are filled cyclically
 (``--bots a,b --players 3`` seats a, b, a) and an entry holding several seats wins a
-game when any of its seats wins (a shared win counts as a fraction).
+game when any of its seats wins (a shared win counts as a fraction). A single bot
+plays itself: ``--bots random --players 3`` seats ``random``, ``random#2``, ``random#3``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import typer
 from rich.cells import cell_len
 
 from ono99.cli import app, fail
-from ono99.cli.options import parse_options
+from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
 
@@ -126,6 +127,7 @@ def arena(
     from ono99.arena import RayMissing, make_spec, run_games, tally
 
     try:
+        check_seed_option(seed)
         spec = make_spec(bots.split(","), players, rules, parse_options(option), games, seed)
     except (Ono99Error, ValueError) as e:
         raise fail(translate_error(e)) from None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
 
 from ono99.bench import run_bench
 from ono99.cli import app, fail
-from ono99.cli.options import parse_options
+from ono99.cli.options import check_seed_option, parse_options
 from ono99.i18n import _
 
 
@@ -38,6 +39,11 @@ def bench(
         )
     if engine == "fast":
         raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
+    if not math.isfinite(seconds):
+        raise fail(
+            _("--seconds must be a finite number of seconds, not {value}").format(value=seconds)
+        )
+    check_seed_option(seed)
     result = run_bench(rules, players, seconds, parse_options(option), seed)
     if as_json:
         print(json.dumps(result))

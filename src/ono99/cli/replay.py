@@ -15,6 +15,7 @@ from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
 from ono99.i18n import N_, _, translate_error
 from ono99.narrate import narrate, you_seat
 from ono99.records import ParsedRecord, ReplayError, load_record, state_json
+from ono99.termsafe import terminal_safe
 
 
 def _read(path: str) -> str:
@@ -78,8 +79,8 @@ def replay(
         events = game.events_for(None, printed)
         for ev in events:
             line = narrate(ev, game.names, game.rules, you=you)
-            if line:
-                print(line)
+            if line:  # a record's names may hold control characters: never raw
+                print(terminal_safe(line))
         printed += len(events)
 
     for i, move in enumerate(rec.moves):
