@@ -195,3 +195,24 @@ async def play_to_end(
     final = clients[0].state
     assert final is not None
     return final
+
+
+def arun(coro: Any) -> Any:
+    """``asyncio.run(coro)`` in a thread of its own: works even when this thread already
+    runs an event loop (Playwright's sync API leaves one behind in the same process)."""
+    import threading
+
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = asyncio.run(coro)
+        except BaseException as e:
+            result["error"] = e
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")

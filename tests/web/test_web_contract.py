@@ -6,7 +6,7 @@ import random
 
 import httpx
 import pytest
-from server_helpers import Client, Server, create, join, play_to_end, start
+from server_helpers import Client, Server, arun, create, join, play_to_end, start
 
 from ono99.records import replay
 
@@ -44,9 +44,7 @@ def test_create_join_start_and_play_to_the_end(server: Server) -> None:
         await c.close()
         return final
 
-    import asyncio
-
-    final = asyncio.run(run())
+    final = arun(run())
     view = final["view"]
     for key in ("seat", "hand", "hand_sizes", "total", "direction", "to_move", "owes_two",
                 "legal", "out", "tokens", "scores", "round", "winner"):  # fmt: skip

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import httpx
-from server_helpers import Client, Server, create, join, play_to_end, start
+from server_helpers import Client, Server, arun, create, join, play_to_end, start
 
 from ono99.cards import action_code
 from ono99.records import parse_record
@@ -140,7 +140,7 @@ def test_no_message_leaks_another_seats_cards(server: Server) -> None:
             *(_game(server, r, o, n, 100 + i) for i, (r, o, n) in enumerate(GAMES * 2))
         )
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_the_checker_catches_a_leak() -> None:

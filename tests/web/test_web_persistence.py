@@ -4,7 +4,6 @@ tokens still valid, nothing lost, the game goes on to the end and its record rep
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import uuid
@@ -14,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import PG_URL, Client, Server, create, join, play_to_end, start
+from server_helpers import PG_URL, Client, Server, arun, create, join, play_to_end, start
 
 from ono99.records import replay
 
@@ -88,7 +87,7 @@ def test_kill_9_and_restart_loses_nothing(db_url: str, tmp_path: Path) -> None:
             assert b.state is not None
             return a.state, b.state
 
-        st_a, st_b = asyncio.run(first_half())
+        st_a, st_b = arun(first_half())
         assert st_a["view"]["moves"] >= 12
         server.stop(kill=True)  # kill -9: no shutdown code runs
         server = Server(db_url, log).start()
@@ -102,7 +101,7 @@ def test_kill_9_and_restart_loses_nothing(db_url: str, tmp_path: Path) -> None:
             assert _stable(new_b["view"]) == _stable(st_b["view"])
             return await play_to_end([a, b], rng, timeout=120)
 
-        final = asyncio.run(second_half())
+        final = arun(second_half())
         rec = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
         game = replay(rec)
         assert game.is_over and game.winner == final["view"]["winner"]

@@ -3,12 +3,11 @@ spectators, languages, the 1980 draw penalty in real time."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 
 import httpx
-from server_helpers import Client, Server, create, join, play_to_end, start
+from server_helpers import Client, Server, arun, create, join, play_to_end, start
 from websockets.asyncio.client import connect
 
 
@@ -84,7 +83,7 @@ def test_bad_moves_change_nothing(server: Server) -> None:
         for c in (a, b, spec, again):
             await c.close()
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_wrong_token_is_like_an_unknown_table(server: Server) -> None:
@@ -99,7 +98,7 @@ def test_wrong_token_is_like_an_unknown_table(server: Server) -> None:
         assert answers[0] == answers[1] == answers[2]
         assert answers[0]["type"] == "error"
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_reconnect_spectator_and_connected_flags(server: Server) -> None:
@@ -137,7 +136,7 @@ def test_reconnect_spectator_and_connected_flags(server: Server) -> None:
         for c in (a, b2, spec):
             await c.close()
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_announcements_in_the_connection_language(server: Server) -> None:
@@ -167,7 +166,7 @@ def test_announcements_in_the_connection_language(server: Server) -> None:
         await ta.close()
         await en.close()
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_draw_penalty_in_real_time(server: Server) -> None:
@@ -211,7 +210,7 @@ def test_draw_penalty_in_real_time(server: Server) -> None:
         assert drew and lost
         await a.close()
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_rematch(server: Server) -> None:
@@ -246,4 +245,4 @@ def test_rematch(server: Server) -> None:
         await a.close()
         await spec.close()
 
-    asyncio.run(run())
+    arun(run())

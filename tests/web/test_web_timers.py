@@ -3,9 +3,7 @@ player who left, until the player is back."""
 
 from __future__ import annotations
 
-import asyncio
-
-from server_helpers import Client, Server, create, join, start
+from server_helpers import Client, Server, arun, create, join, start
 
 
 def test_turn_timer_lets_a_bot_play_for_the_seat(server: Server) -> None:
@@ -27,7 +25,7 @@ def test_turn_timer_lets_a_bot_play_for_the_seat(server: Server) -> None:
         assert st["view"]["moves"] >= 1
         await a.close()
 
-    asyncio.run(run())
+    arun(run())
 
 
 def test_a_bot_plays_for_a_player_who_left_until_they_are_back(server: Server) -> None:
@@ -58,4 +56,4 @@ def test_a_bot_plays_for_a_player_who_left_until_they_are_back(server: Server) -
             await back.close()
         await spec.close()
 
-    asyncio.run(run())
+    arun(run())

@@ -26,7 +26,15 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, N_
 from ono99.web.announce import catalog, pick_language, translate
-from ono99.web.protocol import CreateTable, HelloMsg, JoinTable, MoveMsg, TokenBody, client_message
+from ono99.web.protocol import (
+    CreateTable,
+    HelloMsg,
+    JoinTable,
+    MoveMsg,
+    PingMsg,
+    TokenBody,
+    client_message,
+)
 from ono99.web.protocol import schemas as protocol_schemas
 from ono99.web.replay_api import make_router as make_replay_router
 from ono99.web.store import Store
@@ -389,21 +397,26 @@ async def _reader(websocket: WebSocket, table: Table, conn: Conn) -> None:
                 }
             )
             continue
-        if isinstance(msg, MoveMsg):
-            await table.move(conn, msg)
-        elif isinstance(msg, HelloMsg):
-            lang = None
-            if msg.lang is not None:
-                if msg.lang not in LANGUAGES:
-                    _reply_error(table, conn, N_("unknown language"), msg.id)
-                    continue
-                lang = msg.lang
-            await table.hello(conn, lang)
-        else:
-            out: dict[str, Any] = {"type": "pong"}
-            if msg.id is not None:
-                out["id"] = msg.id
-            conn.send(out)
+        try:
+            await _dispatch(table, conn, msg)
+        except Exception:
+            log.exception("ono99: a websocket message failed on table %s", table.id)
+            _reply_error(table, conn, N_("internal error"), msg.id)
+
+
+async def _dispatch(table: Table, conn: Conn, msg: MoveMsg | HelloMsg | PingMsg) -> None:
+    if isinstance(msg, MoveMsg):
+        await table.move(conn, msg)
+    elif isinstance(msg, HelloMsg):
+        if msg.lang is not None and msg.lang not in LANGUAGES:
+            _reply_error(table, conn, N_("unknown language"), msg.id)
+            return
+        await table.hello(conn, msg.lang)
+    else:
+        out: dict[str, Any] = {"type": "pong"}
+        if msg.id is not None:
+            out["id"] = msg.id
+        conn.send(out)
 
 
 def _reply_error(table: Table, conn: Conn, template: str, msg_id: Any = None) -> None:

@@ -574,9 +574,14 @@ class Hub:
     async def load_all(self) -> int:
         """Rebuild every unfinished table from the database (at start)."""
         ids = await self.db(self.store.unfinished_ids)
+        loaded = 0
         for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
+            try:
+                await self.get(table_id)
+                loaded += 1
+            except Exception:  # one table that no longer replays must not stop the server
+                log.exception("table %s could not be rebuilt from its moves", table_id)
+        return loaded
 
     def _add(self, table: Table) -> Table:
         self.tables[table.id] = table
