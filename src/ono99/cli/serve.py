@@ -44,7 +44,7 @@ def serve(
     except Exception as e:  # any driver error: one line, no traceback
         raise fail(
             _("cannot open the database {url}: {reason}").format(
-                url=url, reason=str(e).splitlines()[0] if str(e) else type(e).__name__
+                url=_shown(url), reason=str(e).splitlines()[0] if str(e) else type(e).__name__
             )
         ) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -58,3 +58,13 @@ def serve(
         access_log=False,  # websocket URLs carry tokens: never logged
         proxy_headers=True,
     )
+
+
+def _shown(url: str) -> str:
+    """``url`` with any password masked."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1]
