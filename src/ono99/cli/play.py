@@ -7,6 +7,7 @@ help texts below are translated.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 import traceback
@@ -17,40 +18,89 @@ from typing import Annotated, Any
 import typer
 
 from ono99.cli import app, fail, use_language
-from ono99.cli.options import parse_options
+from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, _, translate_error
+from ono99.termsafe import terminal_safe
 from ono99.tui.session import DEFAULT_LEVEL, LEVELS, NewGame, Session, resolve_level
 
-__all__ = ["play"]
+__all__ = ["play", "RecordSaver", "check_record_path"]
 
 
-def _saver(path: str | None) -> Any:
-    def save(session: Session) -> str | None:
-        if path is None:
-            return None
+class RecordSaver:
+    """``save(session)`` for ``--record FILE``: one file per game. The first game goes
+    to FILE, the next to ``stem-2.json``, ``stem-3.json``... beside it (saving the same
+    game again rewrites its own file); returns where it went, or None when it could not
+    be written (the reason in :attr:`errors`, printed now unless ``quiet``)."""
+
+    def __init__(self, path: str, quiet: bool = False) -> None:
+        self.path = Path(path)
+        self.quiet = quiet
+        self.errors: list[str] = []
+        self._games: list[Session] = []
+
+    def path_of(self, game: int) -> Path:
+        """Where the ``game``-th game (0 first) goes."""
+        if game == 0:
+            return self.path
+        return self.path.with_name(f"{self.path.stem}-{game + 1}{self.path.suffix}")
+
+    def __call__(self, session: Session) -> str | None:
+        k = next((i for i, seen in enumerate(self._games) if seen is session), None)
+        if k is None:
+            k = len(self._games)
+            self._games.append(session)
+        path = self.path_of(k)
         try:
-            Path(path).write_text(json.dumps(session.record()) + "\n", encoding="utf-8")
+            with path.open("w", encoding="utf-8") as f:
+                f.write(json.dumps(session.record()) + "\n")
         except OSError as e:
-            print(
-                "ono99: error: "
-                + _("cannot save the game record to {path}: {reason}").format(
-                    path=path, reason=e.strerror or e
-                ),
-                file=sys.stderr,
+            error = _("cannot save the game record to {path}: {reason}").format(
+                path=str(path), reason=e.strerror or e
             )
+            self.errors.append(error)
+            if not self.quiet:
+                print("ono99: error: " + terminal_safe(error), file=sys.stderr)
             return None
-        return path
-
-    return save
+        return str(path)
 
 
-def _check_record_path(path: str) -> None:
+def _never_save(session: Session) -> None:
+    return None
+
+
+def check_record_path(path: str) -> None:
+    """Fail (one line, exit status 2) unless a game record can be written to ``path``,
+    before the game starts. Nothing is written to an existing file: it is opened for
+    appending and closed; a device (``/dev/full``) gets an empty write; a new file is
+    created and removed again."""
+    if not path.strip():
+        raise fail(_("--record needs a file name"))
     p = Path(path)
     if p.is_dir():
         raise fail(_("{path} is a folder; --record needs a file name").format(path=path))
     if not p.parent.exists() and str(p.parent) not in ("", "."):
         raise fail(_("no folder {folder} for the game record").format(folder=str(p.parent)))
+    try:
+        if not p.exists():
+            with p.open("x", encoding="utf-8"):
+                pass
+            p.unlink()
+        elif p.is_file():
+            with p.open("a", encoding="utf-8"):
+                pass
+        else:  # a device or pipe: try it, never waiting for a reader
+            fd = os.open(p, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+            try:
+                os.write(fd, b"")
+            finally:
+                os.close(fd)
+    except OSError as e:
+        raise fail(
+            _("cannot save the game record to {path}: {reason}").format(
+                path=path, reason=e.strerror or e
+            )
+        ) from None
 
 
 @app.command(
@@ -113,12 +163,14 @@ def play(
     except ValueError as e:
         raise fail(translate_error(e)) from None
     if record is not None:
-        _check_record_path(record)
+        check_record_path(record)
     try:
+        check_seed_option(seed)
         settings = NewGame(rules, players, bot_name, parse_options(option), seed)
         first = settings.session()
     except Ono99Error as e:
         raise fail(translate_error(e)) from None
+
     base_seed = first.seed
 
     def new_session(k: int) -> Session:  # play again: the same settings, the next seed
@@ -126,13 +178,23 @@ def play(
             return first
         return replace(settings, seed=base_seed + k).session()
 
-    save = _saver(record)
-    if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
+    line_mode = plain or not sys.stdin.isatty() or not sys.stdout.isatty()
+    # the full-screen game hides stderr: its save errors are printed after it ends
+    saver = None if record is None else RecordSaver(record, quiet=not line_mode)
+    save = _never_save if saver is None else saver
+    if line_mode:
         _utf8_streams()
         if note:
             print(note, file=sys.stderr)
-        raise typer.Exit(_run_plain(first, save))
-    raise typer.Exit(_run_app(new_session, save, note))
+        status = _run_plain(first, save)
+    else:
+        status = _run_app(new_session, save, note)
+    if saver is not None and saver.errors:
+        if saver.quiet:
+            for error in saver.errors:
+                print("ono99: error: " + terminal_safe(error), file=sys.stderr)
+        status = status or 1  # a game whose record was asked for and not saved
+    raise typer.Exit(status)
 
 
 def _run_plain(session: Session, save: Any) -> int:
