@@ -25,9 +25,10 @@ from ono99.events import Event
 from ono99.i18n import N_
 from ono99.moves import total_after, why_illegal
 from ono99.rules import Rules, deck_list, make_rules
+from ono99.scoring import CARD_POINTS, Points, hand_points
 from ono99.view import PlayerView, PublicView, public_view, view_of
 
-__all__ = ["Game", "Deal", "hand_points", "new_seed"]
+__all__ = ["Game", "Deal", "hand_points", "new_seed", "CARD_POINTS"]
 
 #: bits of a seed the user did not choose: far too many to search from what a player sees
 SEED_BITS = 128
@@ -62,20 +63,8 @@ class _SortedCards(dict[int, tuple[int, ...]]):
 
 _CARDS_IN = _SortedCards()
 
-#: R-END-3 points for each card left in hand.
-CARD_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20)
-
 #: A deal: each seat's hand, and the draw pile top card first.
 Deal = tuple[list[list[int]], list[int]]
-
-
-def hand_points(hand: Sequence[int]) -> int:
-    """R-END-3 score of a hand: card values plus 15 per card short of four.
-
-    >>> hand_points([15, 13, 4, 5])  # 99, P2, 4, 5: the seed's worked example
-    44
-    """
-    return sum(CARD_POINTS[c] for c in hand) + 15 * max(0, 4 - len(hand))
 
 
 def _rng(seed: int | str, *parts: object) -> random.Random:
@@ -190,8 +179,8 @@ class Game:
         self.active = [True] * n
         self.n_active = n
         self.out: list[int] = []
-        self.tokens: list[int] | None = [r.tokens] * n if r.mode == "tokens" else None
-        self.scores: list[int] | None = [0] * n if r.mode == "points" else None
+        self.tokens: list[int] | None = r.scoring.start_tokens(n)
+        self.scores: list[int] | None = r.scoring.start_scores(n)
         self.round_out: list[int] = []
         self.round = 0
         self._winner: int | list[int] | None = None
@@ -447,7 +436,7 @@ class Game:
         if self._pending == p:
             legal += (DRAW,)
         self._bust_mode = False
-        if not legal and r.mode == "points":
+        if not legal and r.scoring.bust_throws_card:
             # R-END-3: must play an unsafe card (never a 99; never a DP first of two)
             legal = _CARDS_IN[held & _NUMBERS]
             self._bust_mode = bool(legal)
@@ -565,11 +554,11 @@ class Game:
 
     def _bust(self, p: int) -> None:
         """A bust that leaves no choice (R-LIM-2, R-P2-4, R-END)."""
-        mode = self.rules.mode
+        scoring = self.rules.scoring
         self._emit("bust", p, None, self.total)
-        if mode == "points":
-            self._out_of_round(p)
-        elif mode == "elimination":
+        if scoring.bust_throws_card:
+            self._out_of_round(p)  # R-END-3: nothing to throw, out of the round all the same
+        elif scoring.bust_eliminates:
             self._eliminate(p)  # R-END-1
             self.n_active -= 1
             self.active[p] = False
@@ -579,7 +568,7 @@ class Game:
                 self._finish(self.active.index(True))
             else:
                 self._end_turn(p, False)
-        else:
+        else:  # R-END-2: the round ends
             tokens = self.tokens
             assert tokens is not None
             if tokens[p] == 0:
@@ -611,12 +600,12 @@ class Game:
 
     def _end_points_round(self) -> None:
         scores = self.scores
-        assert scores is not None
-        r = self.rules
+        scoring = self.rules.scoring
+        assert scores is not None and isinstance(scoring, Points)
         gained = [0] * self.n
         for s in range(self.n):
             if self.alive[s]:
-                gained[s] = hand_points(self.hands[s]) + (25 if s in self.round_out else 0)
+                gained[s] = scoring.round_points(self.hands[s], s in self.round_out)
                 scores[s] += gained[s]
         self._pending = -1  # R-DRAW-2: a draw pending at the round's end is not made
         self._emit(
@@ -629,30 +618,13 @@ class Game:
             },
         )
         first_out = self.round_out[0]
-        alive = [s for s in range(self.n) if self.alive[s]]
-        if r.points_mode == "lowest":
-            if any(scores[s] >= r.target for s in alive):
-                self._finish(self._fewest(alive))
-                return
+        out, winner = scoring.game_over(scores, [s for s in range(self.n) if self.alive[s]])
+        for s in out:
+            self._eliminate(s)
+        if winner is not None:
+            self._finish(winner)
         else:
-            over = [s for s in alive if scores[s] >= r.target]
-            for s in over:
-                self._eliminate(s)
-            left = [s for s in alive if self.alive[s]]
-            if len(left) == 1:
-                self._finish(left[0])
-                return
-            if not left:
-                self._finish(self._fewest(over))
-                return
-        self._start_round(self._first_alive_from(first_out))
-
-    def _fewest(self, seats: list[int]) -> int | list[int]:
-        scores = self.scores
-        assert scores is not None
-        best = min(scores[s] for s in seats)
-        winners = [s for s in seats if scores[s] == best]
-        return winners[0] if len(winners) == 1 else winners
+            self._start_round(self._first_alive_from(first_out))
 
     def _first_alive_from(self, seat: int) -> int:
         i = seat

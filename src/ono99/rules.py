@@ -19,6 +19,7 @@ from typing import Any
 from ono99.cards import Card
 from ono99.errors import RulesError
 from ono99.i18n import N_
+from ono99.scoring import Elimination, Points, Scoring, Tokens
 from ono99.termsafe import short_repr
 
 __all__ = ["Rules", "make_rules", "PRESETS", "deck_list"]
@@ -56,12 +57,24 @@ class Rules:
     answers: frozenset[int]
     #: R-P2-3: whether a Play 2 may be the first of two plays
     play2_first_ok: bool
-    #: "elimination" (2022), "tokens" or "points"
-    mode: str
-    target: int
-    points_mode: str
+    #: what a bust costs and how the game is won (R-END): one policy object per mode
+    scoring: Scoring
     draw_penalty: bool
-    tokens: int = 3
+
+    @property
+    def mode(self) -> str:
+        """The scoring mode's name: "elimination" (2022), "tokens" or "points"."""
+        return self.scoring.name
+
+    @property
+    def target(self) -> int:
+        """The points target (R-END-3), 0 outside points scoring."""
+        return self.scoring.target if isinstance(self.scoring, Points) else 0
+
+    @property
+    def points_mode(self) -> str:
+        """What the points target does ("elimination" or "lowest"), "" outside points scoring."""
+        return self.scoring.end if isinstance(self.scoring, Points) else ""
 
     @property
     def deck_size(self) -> int:
@@ -124,8 +137,7 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
             preset=preset, options={}, min_players=2, max_players=6, deck=_DECK_2022,
             limit=99, floor_zero=True, four_99=True, ninety_nine_sets=False,
             zero_ending_99=False, answers=frozenset((Card.REVERSE, Card.PLAY2)),
-            play2_first_ok=True, mode="elimination", target=0, points_mode="",
-            draw_penalty=False,
+            play2_first_ok=True, scoring=Elimination(), draw_penalty=False,
         )  # fmt: skip
     allowed = (
         {"scoring", "target", "points_mode", "zero_ending_99", "draw_penalty"}
@@ -173,6 +185,7 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
         preset=preset, options=resolved, min_players=2, max_players=8, deck=_DECK_1980,
         limit=100 if preset == "gamerules" else 99, floor_zero=False, four_99=False,
         ninety_nine_sets=preset == "gamerules", zero_ending_99=zero_ending,
-        answers=frozenset((Card.REVERSE, Card.HOLD)), play2_first_ok=False, mode=scoring,
-        target=target, points_mode=points_mode, draw_penalty=draw_penalty,
+        answers=frozenset((Card.REVERSE, Card.HOLD)), play2_first_ok=False,
+        scoring=Points(target, points_mode) if scoring == "points" else Tokens(),
+        draw_penalty=draw_penalty,
     )  # fmt: skip

@@ -118,7 +118,7 @@ class PlayerView(PublicView):
 
 
 def _public_fields(game: Game) -> dict[str, Any]:
-    elim = game.rules.mode == "elimination"
+    elim = game.rules.scoring.bust_eliminates  # R-END-1: a busted hand lies face up
     laid = tuple(tuple(h) if (elim and not game.alive[s]) else () for s, h in enumerate(game.hands))
     w = game.winner
     return {

@@ -217,7 +217,7 @@ def _score(
     n_active = sum(view.active)
     played = played_99 or card == C99
     extra = W_DUMP * card if card <= 10 else 0.0
-    if r.mode == "points":
+    if r.scoring.counts_hand_points:
         extra -= W_POINTS * sum(CARD_POINTS[c] for c in rest)
     if first_of_two and card not in r.answers:
         # the second of two plays (R-P2-1) comes after a draw

@@ -239,7 +239,7 @@ class ISMCTSBot(Bot):
         the round; ``me``'s reward. (The heuristic's own random numbers are seeded by the
         position, so every root action meets the same draws and the same choices.)"""
         start_round = g.round
-        elimination = g.rules.mode == "elimination"
+        elimination = g.rules.scoring.bust_eliminates
         before = _round_start(g)
         policy = self.policy
         apply = g.apply
@@ -260,7 +260,7 @@ class ISMCTSBot(Bot):
         """Play ``action`` in world ``g``, descend ``root``'s tree with UCB1, expand one
         edge, roll out to the end of the round; back up; return ``me``'s reward."""
         start_round = g.round
-        elimination = g.rules.mode == "elimination"
+        elimination = g.rules.scoring.bust_eliminates
         before = _round_start(g)
         apply = g.apply
         apply(action)
@@ -380,7 +380,7 @@ def _rewards(
     r = [0.0] * n
     if not live:
         return r
-    if g.rules.mode == "elimination":
+    if g.rules.scoring.bust_eliminates:
         tot = sum(strength[s] for s in live)
         for s in live:
             r[s] = strength[s] / tot

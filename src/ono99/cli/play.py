@@ -171,12 +171,14 @@ def play(
     except Ono99Error as e:
         raise fail(translate_error(e)) from None
 
-    base_seed = first.seed
-
-    def new_session(k: int) -> Session:  # play again: the same settings, the next seed
+    def new_session(k: int) -> Session:
+        """Play again: the same settings; the next seed of a series the user seeded, else a
+        fresh unguessable one (never derived from the last game's, R-SET-1)."""
         if k == 0:
             return first
-        return replace(settings, seed=base_seed + k).session()
+        if settings.seed is None:
+            return settings.session()
+        return replace(settings, seed=settings.seed + k).session()
 
     line_mode = plain or not sys.stdin.isatty() or not sys.stdout.isatty()
     # the full-screen game hides stderr: its save errors are printed after it ends

@@ -193,24 +193,7 @@ def rules_help(rules: Rules) -> list[str]:
                 "draw, that card is lost and you play on with fewer cards."
             )
         )
-    if r.mode == "elimination":
-        lines.append(_("A player with no safe card is out of the game. The last player left wins."))
-    elif r.mode == "tokens":
-        lines.append(
-            _(
-                "A player with no safe card loses the round and a token; with no tokens "
-                "left they are out. The last player left wins."
-            )
-        )
-    else:
-        lines.append(
-            _(
-                "A player with no safe card gives up a number card and is out of the round. "
-                "When one player is left, everyone scores the cards in hand (numbers: face "
-                "value, 99: 20, other cards: 15, out of the round: 25). At {target} points "
-                "a player is out; fewest points wins."
-            ).format(target=r.target)
-        )
+    lines.append(_(r.scoring.help).format(target=r.target))
     lines.append(_("Cards:"))
     lines.append(_("0 to 10: add their value."))
     if r.floor_zero:
