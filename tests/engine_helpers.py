@@ -48,10 +48,6 @@ def hand_codes(g: Game, seat: int) -> list[str]:
     return sorted(action_code(c) for c in g.hands[seat])
 
 
-def same_cards(a: Iterable[str], b: Iterable[str]) -> bool:
-    return Counter(a) == Counter(b)
-
-
 def play(g: Game, *moves: str) -> None:
     """Apply moves given as codes, in order."""
     for m in moves:

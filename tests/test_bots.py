@@ -210,10 +210,21 @@ def test_bots_get_views_that_hold_no_other_hands() -> None:
         assert not isinstance(value, Game)
         if name == "hand":
             continue
-        # no field equals another seat's hand (the game's lists are never shared)
+        # no field holds another seat's hand
         for s in (1, 2, 3):
-            assert value is not g.hands[s]
+            other = tuple(g.hands[s])
+            assert value != other and (not isinstance(value, tuple) or other not in value)
     assert view.laid_down == ((), (), (), ())
+    # the view is the same whatever the hidden cards are: deal the other hands and the
+    # draw pile again (sizes kept) and seat 0 sees exactly what it saw
+    w = g.copy()
+    hidden = [c for s in (1, 2, 3) for c in w.hands[s]] + w.draw_pile
+    random.Random(1).shuffle(hidden)
+    for s in (1, 2, 3):
+        w.hands[s] = [hidden.pop() for _ in range(4)]
+    w.draw_pile = hidden
+    w.resettle()
+    assert w.hands[1:] != g.hands[1:] and w.view(0) == view
     assert not hasattr(view, "hands") and not hasattr(view, "__dict__")  # slots: nothing added
     for name in ["random", "greedy", "heuristic", "ismcts:5"]:
         a = make_bot(name, 2).act(view)

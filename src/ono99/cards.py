@@ -28,7 +28,6 @@ __all__ = [
     "action_code",
     "parse_action",
     "parse_card",
-    "is_number",
 ]
 
 
@@ -68,11 +67,6 @@ ACTION_CODES: tuple[str, ...] = (
 )  # fmt: skip
 
 _PARSE: dict[str, int] = {code.lower(): i for i, code in enumerate(ACTION_CODES)}
-
-
-def is_number(card: int) -> bool:
-    """True for the number cards ``0``…``10``."""
-    return card <= 10
 
 
 def action_code(action: int) -> str:

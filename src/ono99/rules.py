@@ -43,7 +43,8 @@ class Rules:
     max_players: int
     #: copies of each card (index = card int)
     deck: tuple[int, ...]
-    #: total after a safe card must be below this (99) or at most this (gamerules: 100)
+    #: R-LIM-1: a card is safe when the total after it is below this: 99 (reaching 99
+    #: loses), or 100 in gamerules (99 itself is fine; only going over 99 loses)
     limit: int
     #: R-M10-1: the total never goes below 0
     floor_zero: bool

@@ -14,14 +14,14 @@ True
 True
 """
 
-from ono99.bots.base import BOTS, PARAM_BOTS, Bot, bot_names, make_bot, register, register_param
+from ono99.bots.base import BOTS, PARAM_BOTS, Bot, make_bot, register, register_param
 from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
 from ono99.bots.ismcts import ISMCTSBot
-from ono99.bots.levels import LEVELS
+from ono99.bots.levels import LEVEL_PLAYS, LEVELS
 from ono99.bots.random_bot import RandomBot
 
 __all__ = [
     "BOTS", "PARAM_BOTS", "Bot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "LEVELS",
-    "RandomBot", "bot_names", "make_bot", "register", "register_param",
+    "LEVEL_PLAYS", "RandomBot", "make_bot", "register", "register_param",
 ]  # fmt: skip

@@ -9,7 +9,7 @@ from ono99.errors import Ono99Error
 from ono99.i18n import N_
 from ono99.view import PlayerView
 
-__all__ = ["BOTS", "PARAM_BOTS", "Bot", "make_bot", "register", "register_param", "bot_names"]
+__all__ = ["BOTS", "PARAM_BOTS", "Bot", "make_bot", "register", "register_param"]
 
 
 class Bot(ABC):
@@ -53,11 +53,6 @@ def register_param(name: str) -> Callable[[Callable[[int, str], Bot]], Callable[
         return factory
 
     return deco
-
-
-def bot_names() -> list[str]:
-    """Every plain bot name and difficulty level :func:`make_bot` accepts."""
-    return sorted(BOTS)
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

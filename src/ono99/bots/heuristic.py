@@ -51,23 +51,8 @@ W_ESCAPE = 0.2
 W_SAFE_CARDS = 0.02
 W_DUMP = 0.002
 W_POINTS = 0.002
-#: model opponents' hands with HAND_BIAS (else uniformly from the unseen cards)
-BELIEF = True
 #: how much the total rises, per other player, before the bot moves again (estimate)
 DRIFT = 5
-
-
-def _p_none(n_pool: int, n_good: int, k: int) -> float:
-    """Hypergeometric: chance that ``k`` cards drawn from ``n_pool`` miss all ``n_good``."""
-    if k <= 0:
-        return 1.0
-    p = 1.0
-    bad = n_pool - n_good
-    for i in range(k):
-        if bad - i <= 0:
-            return 0.0
-        p *= (bad - i) / (n_pool - i)
-    return p
 
 
 class _Ctx:
@@ -166,20 +151,13 @@ def _p_bust(ctx: _Ctx, total: int, owes_two: bool, k: int) -> float:
         return 0.0
     r = ctx.rules
     if not owes_two:
-        if BELIEF:
-            return ctx.p_unsafe_weighted(total) ** k
-        return _p_none(ctx.n_pool, ctx.n_safe(total, False, False), k)
+        return ctx.p_unsafe_weighted(total) ** k
     k = min(k, ctx.n_pool - 1)
     if k <= 0:
         return 0.0
     busts = 0
     for _ in range(ctx.samples):
-        if BELIEF:
-            hand, drawn = ctx.sample_hand(k)
-        else:
-            pool_list = [c for c, n in enumerate(ctx.pool) for _ in range(n)]
-            cards = ctx.rng.sample(pool_list, k + 1)
-            hand, drawn = cards[:k], cards[k]
+        hand, drawn = ctx.sample_hand(k)
         if not _survives_two(r, hand, drawn, total):
             busts += 1
     return busts / ctx.samples

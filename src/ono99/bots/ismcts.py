@@ -77,7 +77,7 @@ __all__ = [
     "PresetISMCTS",
     "DEFAULT_ITERATIONS",
     "ROLLOUT_ITERATIONS",
-    "PRESETS",
+    "BY_SCORING",
     "rollout_choice",
 ]
 
@@ -435,7 +435,7 @@ def _make_ismcts_n(seed: int, arg: str) -> Bot:
 ROLLOUT_ITERATIONS = 120
 
 #: scoring mode -> the ``ismcts:...`` configuration plain ``ismcts`` plays there
-PRESETS: dict[str, str] = {
+BY_SCORING: dict[str, str] = {
     "elimination": f"{ROLLOUT_ITERATIONS}:heuristic:infer:z2",
     "tokens": f"{ROLLOUT_ITERATIONS}:heuristic:infer",
     "points": f"{DEFAULT_ITERATIONS}",
@@ -444,7 +444,7 @@ PRESETS: dict[str, str] = {
 
 class PresetISMCTS(Bot):
     """Plain ``ismcts`` (and the ``expert`` level): the configuration measured strongest
-    for the rules being played (docs/strength.md), one of :data:`PRESETS`.
+    for the rules being played (docs/strength.md), one of :data:`BY_SCORING`.
 
     - Elimination games (``mattel2022``): heuristic rollouts to the end of the game on
       worlds read from the others' last plays, 120 worlds, leaving the heuristic's card
@@ -465,7 +465,7 @@ class PresetISMCTS(Bot):
     def _for(self, mode: str) -> Bot:
         bot = self._bots.get(mode)
         if bot is None:
-            bot = self._bots[mode] = _make_ismcts_n(self.seed, PRESETS[mode])
+            bot = self._bots[mode] = _make_ismcts_n(self.seed, BY_SCORING[mode])
         return bot
 
     def reset(self) -> None:

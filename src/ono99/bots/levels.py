@@ -28,17 +28,19 @@ from ono99.bots.ismcts import (
     PresetISMCTS,
 )
 
-__all__ = ["LEVELS", "HARD_ITERATIONS"]
+__all__ = ["LEVELS", "LEVEL_PLAYS", "HARD_ITERATIONS"]
 
 HARD_ITERATIONS = DEFAULT_ITERATIONS
 
 #: level -> what it plays, for help texts
-LEVELS: dict[str, str] = {
+LEVEL_PLAYS: dict[str, str] = {
     "easy": "greedy, 30% random cards",
     "medium": "heuristic",
     "hard": f"ismcts, {HARD_ITERATIONS} iterations",
     "expert": f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode: as hard)",
 }
+#: the difficulty levels, easiest first
+LEVELS: tuple[str, ...] = tuple(LEVEL_PLAYS)
 
 
 @register("easy")

@@ -6,6 +6,14 @@ with :meth:`Session.play` / :meth:`Session.draw`, lets one bot move at a time
 with :meth:`Session.step` (pacing is the front end's job) and tells the events
 it gets back.
 
+Front ends read views and events only (issue 10): :meth:`Session.view` (the
+human's), :meth:`Session.public_view`, :attr:`Session.names`,
+:attr:`Session.rules`, :meth:`Session.acting`, :meth:`Session.events` (new
+events since the last call, as the human may hear them) and
+:meth:`Session.record`, which is there only once the game is over or
+abandoned (:meth:`Session.abandon`). The engine's :class:`~ono99.game.Game`
+is the session's own.
+
 Draw penalty (R-DRAW-1): bots draw at once; the human's pending draw stays open
 until the next card is played, so a front end gives the human a moment before
 the next bot moves (see :meth:`Session.human_may_draw`).
@@ -17,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ono99.bots import BOTS, Bot, make_bot
+from ono99.bots import BOTS, LEVELS, Bot, make_bot
 from ono99.cards import DRAW
 from ono99.errors import RulesError
 from ono99.events import Event
@@ -26,14 +34,13 @@ from ono99.i18n import N_, _
 from ono99.records import to_record
 from ono99.rules import make_rules
 from ono99.tui.texts import why_not
-from ono99.view import PlayerView
+from ono99.rules import Rules
+from ono99.view import PlayerView, PublicView
 
-__all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "Session", "NewGame",
-           "resolve_level", "bot_names"]  # fmt: skip
+__all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "NotOver", "Session", "NewGame",
+           "resolve_level", "bot_player_names"]  # fmt: skip
 
 HUMAN = 0
-#: bot difficulty levels, easiest first (registered by ono99.bots when they exist)
-LEVELS = ("easy", "medium", "hard", "expert")
 DEFAULT_LEVEL = "medium"
 
 BotFactory = Callable[[str, int], Bot]
@@ -43,7 +50,12 @@ class NotPlayable(Exception):
     """The human's move is not allowed now; ``str(e)`` is the translated reason."""
 
 
-def bot_names(count: int) -> list[str]:
+class NotOver(RuntimeError):
+    """The record of a game still being played was asked for (it holds the seed and so
+    every hand: it is shown only once the game is over or abandoned)."""
+
+
+def bot_player_names(count: int) -> list[str]:
     """Short names for ``count`` bots, in the current language."""
     names = [
         # Translators: short first names of the computer players; transliterate freely.
@@ -77,7 +89,10 @@ class Session:
         bots: str = "random",
         seed: int | None = None,
         bot_factory: BotFactory = make_bot,
+        game: Game | None = None,
     ) -> None:
+        """``game``: play on from this game (tests set up a position so) instead of a
+        new deal; the human is still seat 0."""
         #: the game's seed: the user's, or a fresh unguessable one (shown only in the record
         #: of the finished game)
         self.seed = seed if seed is not None else new_seed()
@@ -90,57 +105,97 @@ class Session:
                 high=preset.max_players,
                 count=players,
             )
-        names = [_("You"), *bot_names(players - 1)]
-        self.game = Game(preset, names, seed=self.seed)
+        if game is None:
+            names = [_("You"), *bot_player_names(players - 1)]
+            game = Game(preset, names, seed=self.seed)
+        elif isinstance(game.seed, int):
+            self.seed = game.seed
+        self._game = game
         self.level = bots
         self.bots: dict[int, Bot] = {
-            s: bot_factory(bots, self.seed * 10 + s) for s in range(1, self.game.n)
+            s: bot_factory(bots, self.seed * 10 + s) for s in range(1, game.n)
         }
         self._seen = 0
+        self._abandoned = False
 
     # ------------------------------------------------------------------ queries
 
     @property
-    def names(self) -> list[str]:
-        return self.game.names
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order (the human's is "You" in the language)."""
+        return tuple(self._game.names)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game (preset and options resolved)."""
+        return self._game.rules
+
+    @property
+    def players(self) -> int:
+        return self._game.n
 
     def view(self) -> PlayerView:
         """What the human may see."""
-        return self.game.view(HUMAN)
+        return self._game.view(HUMAN)
+
+    def public_view(self) -> PublicView:
+        """What everyone may see (no hand)."""
+        return self._game.public_view()
+
+    def acting(self) -> dict[int, tuple[int, ...]]:
+        """Who may act now and with what (``Game.acting``): under the draw penalty the
+        human's pending draw and the next player's move both appear."""
+        if self._abandoned:
+            return {}
+        return self._game.acting()
 
     @property
     def is_over(self) -> bool:
-        return self.game.is_over
+        return self._game.is_over
+
+    @property
+    def is_abandoned(self) -> bool:
+        return self._abandoned
 
     def waiting_for(self) -> Literal["you", "bot"] | None:
-        """Who moves next: the human, a bot, or nobody (game over)."""
-        to_move = self.game.to_move
-        if to_move is None:
+        """Who moves next: the human, a bot, or nobody (game over or abandoned)."""
+        to_move = self.view().to_move
+        if to_move is None or self._abandoned:
             return None
         return "you" if to_move == HUMAN else "bot"
 
     def human_may_draw(self) -> bool:
         """R-DRAW-1: the human's draw is pending (until the next card is played)."""
-        return self.game.pending_draw == HUMAN
+        return DRAW in self.acting().get(HUMAN, ())
 
     def why_not(self, action: int) -> str | None:
         """The translated reason why the human cannot make ``action`` now, or None."""
         return why_not(action, self.view())
 
+    def abandon(self) -> None:
+        """The human leaves this game (quit, or a new game): no more moves; its record
+        may be saved."""
+        self._abandoned = True
+
     def record(self) -> dict[str, Any]:
-        """The game record so far (R-REC)."""
-        return to_record(self.game)
+        """The game record (R-REC), once the game is over or abandoned: it holds the seed,
+        and so every hand (raises :class:`NotOver` before)."""
+        if not (self.is_over or self._abandoned):
+            raise NotOver("the record is shown only once the game is over or abandoned")
+        return to_record(self._game)
 
     # ------------------------------------------------------------------ moves
 
     def play(self, action: int) -> list[Event]:
         """Make the human's ``action`` (a card, ``FOUR_99`` or ``DRAW``); returns the
         new events. Raises :class:`NotPlayable` with the reason, changing nothing."""
+        if self._abandoned:
+            raise NotPlayable(_("The game is over"))
         reason = self.why_not(action)
         if reason is not None:
             raise NotPlayable(reason)
-        self.game.apply(action)
-        return self._drain()
+        self._game.apply(action)
+        return self.events()
 
     def draw(self) -> list[Event]:
         """Take the human's pending draw (R-DRAW-1)."""
@@ -148,26 +203,26 @@ class Session:
 
     def step(self) -> list[Event]:
         """Let the bot to move make one move (and draw at once); returns the events."""
-        g = self.game
+        g = self._game
         seat = g.to_move
-        if seat is None or seat == HUMAN:
+        if seat is None or seat == HUMAN or self._abandoned:
             return []
         action = self.bots[seat].act(g.view(seat))
         g.apply(action)
         while g.pending_draw is not None and g.pending_draw != HUMAN:
             g.apply(DRAW)  # R-DRAW-1: bots always draw at once
-        return self._drain()
+        return self.events()
 
-    def _drain(self) -> list[Event]:
+    def events(self) -> list[Event]:
         """New events since the last call, as the human may hear them (their own drawn
-        cards named, nobody else's)."""
-        new = self.game.events_for(HUMAN, self._seen)
+        cards named, nobody else's: ``Game.events_for``)."""
+        new = self._game.events_for(HUMAN, self._seen)
         self._seen += len(new)
         return new
 
     def events_so_far(self) -> list[Event]:
-        """Events not yet handed out (e.g. the first round_start)."""
-        return self._drain()
+        """Events not yet handed out (e.g. the first round_start); same as :meth:`events`."""
+        return self.events()
 
 
 @dataclass(frozen=True)
@@ -188,8 +243,8 @@ class NewGame:
     @classmethod
     def of(cls, session: Session) -> NewGame:
         """The settings ``session`` was made with (its options resolved, its seed)."""
-        g = session.game
-        return cls(g.rules.preset, g.n, session.level, dict(g.rules.options), session.seed)
+        r = session.rules
+        return cls(r.preset, session.players, session.level, dict(r.options), session.seed)
 
     def session(self) -> Session:
         """A new game with these settings; raises :class:`~ono99.errors.Ono99Error`."""
