@@ -1,19 +1,25 @@
 """Message catalogs (gettext, compiled with Babel) for the six languages.
 
 Front ends call :func:`set_language` once and translate with :func:`_` and
-:func:`ngettext`. The engine never produces words, only events.
+:func:`ngettext`. A server speaking many languages at once wraps each piece of work in
+``with speaking(lang):`` instead: the language lives in a context variable, so every
+thread and asyncio task has its own. The engine never produces words, only events.
 """
 
 from __future__ import annotations
 
+import functools
 import gettext as _gettext
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from ono99.errors import Ono99Error
 
 __all__ = ["LANGUAGES", "LOCALE_DIR", "set_language", "get_language", "_", "ngettext", "N_",
-           "translator", "detect_language", "translate_error"]  # fmt: skip
+           "translator", "detect_language", "translate_error", "speaking"]  # fmt: skip
 
 #: code -> name of the language in itself
 LANGUAGES: dict[str, str] = {
@@ -29,8 +35,13 @@ DOMAIN = "ono99"
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _lang = "en"
+#: (code, catalog) of a ``speaking`` block, overriding the process-wide language
+_speaking: ContextVar[tuple[str, _gettext.NullTranslations] | None] = ContextVar(
+    "ono99_speaking", default=None
+)
 
 
+@functools.cache
 def translator(lang: str) -> _gettext.NullTranslations:
     """The catalog for ``lang`` (English text when ``lang`` is ``en``)."""
     if lang not in LANGUAGES:
@@ -61,17 +72,34 @@ def set_language(lang: str | None) -> str:
 
 
 def get_language() -> str:
-    return _lang
+    over = _speaking.get()
+    return _lang if over is None else over[0]
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Translate into ``lang`` inside the block, in this thread or task only (a server's
+    many connections each in their own language); raises ValueError for an unknown code."""
+    token = _speaking.set((lang, translator(lang)))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def _catalog() -> _gettext.NullTranslations:
+    over = _speaking.get()
+    return _current if over is None else over[1]
 
 
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return _current.gettext(message)
+    return _catalog().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate the singular or plural form of a message, as the language's rules pick for ``n``."""
-    return _current.ngettext(singular, plural, n)
+    return _catalog().ngettext(singular, plural, n)
 
 
 def translate_error(error: BaseException) -> str:

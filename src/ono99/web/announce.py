@@ -1,9 +1,8 @@
 """Announcements for one connection: events filtered for a seat, told in its language.
 
-The engine's narration (:func:`ono99.narrate.narrate`) translates with the module-wide
-catalog of :mod:`ono99.i18n`. A server has many languages at once, so :func:`speaking`
-lends narration one connection's catalog for the length of one synchronous call, under
-a lock (nothing awaits inside), and puts the previous one back. The server never calls
+The engine's narration (:func:`ono99.narrate.narrate`) translates through
+:mod:`ono99.i18n`, whose language a ``speaking(lang)`` block sets for the current thread
+or task only: a server has many languages at once. The server never calls
 :func:`ono99.i18n.set_language`.
 """
 
@@ -11,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import gettext
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -24,9 +22,6 @@ from ono99.narrate import narrate
 from ono99.rules import Rules
 
 __all__ = ["catalog", "speaking", "event_json", "translate", "pick_language"]
-
-_lock = threading.RLock()
-
 
 @functools.cache
 def catalog(lang: str) -> gettext.NullTranslations:
@@ -48,15 +43,14 @@ def pick_language(value: str | None) -> str:
 
 @contextmanager
 def speaking(lang: str) -> Iterator[gettext.NullTranslations]:
-    """Narrate in ``lang`` for the length of the block (synchronous code only)."""
-    tr = catalog(lang)
-    with _lock:
-        saved = i18n._current
-        i18n._current = tr
-        try:
-            yield tr
-        finally:
-            i18n._current = saved
+    """Narrate in ``lang`` for the length of the block (this thread or task only)."""
+    code = lang if lang in i18n.LANGUAGES else "en"
+    try:
+        i18n.translator(code)
+    except OSError:  # a catalog missing from a broken install: English
+        code = "en"
+    with i18n.speaking(code):
+        yield catalog(code)
 
 
 def translate(error: BaseException, lang: str) -> str:
