@@ -1,0 +1,805 @@
+"""Tracking a game played with real cards (the table companion, ``/companion``).
+
+At a real table nobody's hand is known. A :class:`Tracker` follows such a game on
+the engine itself: each tap ("Ana played 7") is applied for the player to move in a
+*world* (:meth:`ono99.Game.world`) whose public state is the game's so far and whose
+hidden cards are arranged so that the player holds the card tapped (and, for a bust,
+only cards they cannot play). The engine decides everything the rules decide: the
+total (R-TURN-1, R-M10-1, R-99-2), the direction (R-REV), who owes two (R-P2), who
+busts and what a bust costs (R-LIM-2, R-END), the rounds and the winner. Only the
+public state of a world is ever read; its invented hands are never shown.
+
+A tap is a card code (``"7"``, ``"-10"``, ``"R"``, ``"P2"``, ``"H"``, ``"99"``),
+``"99x4"`` (R-99-3), ``"draw"`` (R-DRAW-1) or ``"bust"`` (the player to move has no
+safe card). A number card that takes the total to the limit (99, or over 99 in
+``gamerules``) is that player's bust: in ``mattel2022`` they are out (R-END-1), with
+tokens they lose a token and the round starts again (R-END-2), with points they give
+that card up and are out of the round (R-END-3). At the end of a points round the
+scores need the cards left in each hand (:meth:`Tracker.enter_hands`).
+
+>>> t = Tracker("mattel2022", ["Ana", "Bo", "Cy"])
+>>> for tap in ["7", "P2", "R", "10"]:
+...     _ = t.tap(tap)
+>>> s = t.state()
+>>> s["total"], s["direction"], s["to_move"], s["owes_two"]
+(17, -1, 1, 1)
+>>> _ = t.undo(); t.state()["total"]
+7
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
+from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
+from ono99.events import Event
+from ono99.game import CARD_POINTS, Game
+from ono99.i18n import N_
+from ono99.moves import is_safe, total_after
+from ono99.rules import Rules, make_rules
+from ono99.view import PublicView
+
+__all__ = ["Tracker", "TrackError", "BUST", "is_tracking_record", "FORMAT"]
+
+#: the tap of a player who has no safe card
+BUST = "bust"
+#: ``format`` of a tracked game's record (docs/companion.md)
+FORMAT = "ono99-tracking/1"
+
+_P2 = int(Card.PLAY2)
+_99 = int(Card.NINETY_NINE)
+#: arrangements tried for one tap before it is declared impossible
+_ATTEMPTS = 10
+
+
+class TrackError(Ono99Error):
+    """A tap that cannot be applied (the game is unchanged)."""
+
+
+@dataclass
+class _Bust:
+    seat: int
+    #: the unsafe card tapped for this bust (it stays in hand: R-END-1, R-END-2)
+    card: int | None = None
+
+
+@dataclass
+class _Entry:
+    """One engine action (or the start of the game) and the busts it leads to."""
+
+    action: int | None  # None: the start of the game
+    tap: int  # index of the tap that made it (-1: the start)
+    before: Game | None
+    after: Game
+    events: list[Event]
+    busts: list[_Bust] = field(default_factory=list)
+    #: R-END-3: the hands entered for the round this entry ended
+    hands: list[list[int] | None] | None = None
+    #: R-END-3: this entry ended a points round whose hands are not entered yet
+    hands_needed: dict[str, Any] | None = None
+
+
+def _counts(rules: Rules) -> list[int]:
+    return list(rules.deck)
+
+
+def _hidden_pool(view: PublicView) -> list[int]:
+    """Copies of each card not on the discard pile (index = card). The hands laid face
+    up by eliminated players (R-END-1) count as unknown too: nobody typed them in, and
+    they never play again, so each world deals them afresh."""
+    counts = _counts(view.rules)
+    for c in view.discard:
+        counts[c] -= 1
+    return counts
+
+
+def _good_order(rules: Rules) -> list[int]:
+    """Cards from the most to the least often playable: safe at any total first."""
+    escapes = [int(Card.MINUS10), int(Card.REVERSE), int(Card.HOLD), 0]
+    if rules.ninety_nine_sets:
+        escapes.append(_99)
+    escapes.append(_P2)
+    rest = [c for c in range(1, 11)]
+    if not rules.ninety_nine_sets:
+        rest.append(_99)
+    return escapes + rest
+
+
+@dataclass
+class _Context:
+    """What decides whether a card is safe for the seat that must play."""
+
+    total: int
+    first_of_two: bool
+    played_99: bool
+
+
+def _unsafe(rules: Rules, card: int, ctx: _Context, *, numbers_ok: bool) -> bool:
+    """R-LIM-1, R-99, R-P2-3: ``card`` cannot be played as a safe card in ``ctx``;
+    with ``numbers_ok`` false, no number card either (R-END-3: a points-mode bust
+    with nothing to give up)."""
+    if card <= 10 and not numbers_ok:
+        return False
+    return not is_safe(rules, card, ctx.total, ctx.first_of_two, ctx.played_99)
+
+
+class Tracker:
+    """A game at a real table, followed tap by tap on the engine.
+
+    ``players``: the names in seat order (2 to 8, as the preset allows); ``first``: the
+    seat that plays first (the dealer is the seat before it, R-SET-3).
+    """
+
+    def __init__(
+        self,
+        rules: str = "mattel2022",
+        players: Sequence[str] = ("Player 1", "Player 2"),
+        first: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.rules = make_rules(rules, options)
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise RulesError(N_("players must be a list of names"))
+        self.names = [str(p) for p in players]
+        n = len(self.names)
+        if not self.rules.min_players <= n <= self.rules.max_players:
+            raise RulesError(
+                N_("{preset} is for {low} to {high} players, not {count}"),
+                rule="R-SET-5", preset=self.rules.preset, low=self.rules.min_players,
+                high=self.rules.max_players, count=n,
+            )  # fmt: skip
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+            raise RulesError(
+                N_("the first player must be a seat from 0 to {last}, not {value}"),
+                last=n - 1, value=repr(first),
+            )  # fmt: skip
+        self.first = first
+        self.taps: list[str] = []
+        self.redo_taps: list[str] = []
+        #: R-END-3 hands entered, by the tap index of the entry that ended the round
+        self.hands: dict[int, list[list[int] | None]] = {}
+        self.entries: list[_Entry] = [self._start()]
+        #: what the last tap, undo or redo made the engine announce
+        self.last_events: list[Event] = self.entries[0].events
+
+    # ------------------------------------------------------------------ public
+
+    @property
+    def game(self) -> Game:
+        """The current world (its hands are invented: read only its public state)."""
+        return self.entries[-1].after
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def tap(self, code: str) -> list[Event]:
+        """Apply one tap for the player to move; returns what the engine announced.
+
+        Raises :class:`TrackError` (or the engine's :class:`IllegalAction`) and changes
+        nothing when the tap is not possible."""
+        events = self._apply_tap(code, len(self.taps))
+        self.taps.append(code)
+        self.redo_taps.clear()
+        for k in [k for k in self.hands if k >= len(self.taps)]:
+            del self.hands[k]
+        self.last_events = events
+        return events
+
+    def undo(self) -> list[Event]:
+        """Take back the last tap (any number of times, back to the start)."""
+        if not self.taps:
+            raise TrackError(N_("there is nothing to undo"))
+        code = self.taps.pop()
+        self.redo_taps.append(code)
+        self._rebuild()
+        self.last_events = []
+        return []
+
+    def redo(self) -> list[Event]:
+        """Make the last tap taken back again."""
+        if not self.redo_taps:
+            raise TrackError(N_("there is nothing to redo"))
+        code = self.redo_taps[-1]
+        events = self._apply_tap(code, len(self.taps))
+        self.redo_taps.pop()
+        self.taps.append(code)
+        self.last_events = events
+        return events
+
+    def enter_hands(self, hands: Sequence[Sequence[str] | None], tap: int | None = None) -> None:
+        """R-END-3: the cards left in each hand at the end of the points round that tap
+        ``tap`` ended (default: the latest round waiting for them); ``None`` for a seat
+        that is out of the game. The game is rebuilt with them: scores, eliminations
+        and the winner follow."""
+        pending = [e for e in self.entries if e.hands_needed is not None or e.hands is not None]
+        if tap is None:
+            waiting = [e for e in pending if e.hands_needed is not None]
+            if not waiting:
+                raise TrackError(N_("no round is waiting for the cards left in hand"))
+            tap = waiting[-1].tap
+        entry = next((e for e in pending if e.tap == tap), None)
+        if entry is None:
+            raise TrackError(N_("no round ended at move {index}"), index=tap)
+        if len(hands) != len(self.names):
+            raise TrackError(
+                N_("give the cards of {count} hands, one per player"), count=len(self.names)
+            )
+        parsed: list[list[int] | None] = []
+        for h in hands:
+            if h is None:
+                parsed.append(None)
+                continue
+            try:
+                parsed.append([_parse_card(c) for c in h])
+            except RecordError as e:
+                raise TrackError(N_("bad card in a hand: {reason}"), reason=e) from None
+        old = self.hands.get(tap)
+        self.hands[tap] = parsed
+        try:
+            self._rebuild(strict_from=tap)
+        except Ono99Error:
+            if old is None:
+                del self.hands[tap]
+            else:
+                self.hands[tap] = old
+            self._rebuild()
+            raise
+        self.last_events = []
+
+    def state(self) -> dict[str, Any]:
+        """The public state as JSON-ready data (R-REC meanings), plus the companion's
+        own fields (``steps``, ``can_undo``, ``can_redo``, ``hands_needed``...)."""
+        v = self.game.public_view()
+        w = v.winner
+        waiting = [e for e in self.entries if e.hands_needed is not None]
+        return {
+            "rules": self.rules.preset,
+            "options": dict(self.rules.options),
+            "names": list(self.names),
+            "first": self.first,
+            "total": v.total,
+            "direction": v.direction,
+            "to_move": v.to_move,
+            "owes_two": v.owes_two,
+            "plays_left": v.plays_left,
+            "pending_draw": v.pending_draw,
+            "out": list(v.out),
+            "round_out": list(v.round_out),
+            "active": list(v.active),
+            "alive": list(v.alive),
+            "tokens": None if v.tokens is None else list(v.tokens),
+            "scores": None if v.scores is None else list(v.scores),
+            "round": v.round,
+            "winner": list(w) if isinstance(w, tuple) else w,
+            "hand_sizes": list(v.hand_sizes),
+            "draw_pile": v.draw_pile,
+            "discard": len(v.discard),
+            "last_card": action_code(v.discard[-1]) if v.discard else None,
+            "steps": len(self.taps),
+            "can_undo": bool(self.taps),
+            "can_redo": bool(self.redo_taps),
+            "hands_needed": None
+            if not waiting
+            else {"tap": waiting[-1].tap, **(waiting[-1].hands_needed or {})},
+            "cards": self.card_codes(),
+            # the seats the engine busted (no safe card) after the last card tapped
+            "busted": [
+                e.seat for e in self.entries[-1].events if e.kind == "bust" and e.card is None
+            ],
+        }
+
+    def card_codes(self) -> list[str]:
+        """The card buttons of the preset: its deck's card types, and ``99x4`` (2022)."""
+        codes = [action_code(c) for c in range(16) if self.rules.deck[c]]
+        if self.rules.four_99:
+            codes.append(action_code(FOUR_99))
+        return codes
+
+    def record(self) -> dict[str, Any]:
+        """The tracked game's record (docs/companion.md): the taps, hands unknown."""
+        rec: dict[str, Any] = {
+            "format": FORMAT,
+            "tracking": True,
+            "rules": self.rules.preset,
+            "options": dict(self.rules.options),
+            "players": list(self.names),
+            "first": self.first,
+            "moves": list(self.taps),
+        }
+        if self.hands:
+            rec["hands"] = [
+                {
+                    "move": k,
+                    "hands": [None if h is None else [action_code(c) for c in h] for h in hs],
+                }
+                for k, hs in sorted(self.hands.items())
+                if k < len(self.taps)
+            ]
+        return rec
+
+    @classmethod
+    def from_record(cls, rec: Mapping[str, Any], *, stop_at_error: bool = False) -> Tracker:
+        """Rebuild a tracked game from :meth:`record`'s form. A bad record raises
+        :class:`RecordError`; a move that cannot be applied raises it naming the move
+        (or, with ``stop_at_error``, ends the replay there)."""
+        if not isinstance(rec, Mapping) or not rec.get("tracking"):
+            raise RecordError(N_("not a tracked game's record"))
+        players = rec.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError(N_("players must be a list of names"))
+        first = rec.get("first", 0)
+        options = rec.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise RecordError(N_("options must be an object"))
+        moves = rec.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError(N_("moves must be a list of move codes"))
+        t = cls(str(rec.get("rules", "mattel2022")), players, first, options)
+        for item in rec.get("hands") or []:
+            try:
+                k = int(item["move"])
+                hs = [None if h is None else [_parse_card(c) for c in h] for h in item["hands"]]
+            except (KeyError, TypeError, ValueError) as e:
+                raise RecordError(N_("bad hands in the record: {reason}"), reason=str(e)) from None
+            t.hands[k] = hs
+        for i, m in enumerate(moves):
+            try:
+                events = t._apply_tap(m, i)
+            except Ono99Error as e:
+                if stop_at_error:
+                    break
+                raise RecordError(
+                    N_("move {index} ({move}): {reason}"), index=i, move=repr(m), reason=e
+                ) from None
+            t.taps.append(m)
+            t.last_events = events
+        return t
+
+    def events_by_tap(self) -> list[tuple[int, list[Event]]]:
+        """The announcements of each entry in order (tap index, events), to tell the game."""
+        return [(e.tap, e.events) for e in self.entries]
+
+    # ------------------------------------------------------------------ taps
+
+    def _apply_tap(self, code: str, index: int) -> list[Event]:
+        g = self.game
+        if g.is_over:
+            raise TrackError(N_("the game is over"))
+        p = g.to_move
+        assert p is not None
+        name = self.names[p]
+        v = g.public_view()
+        if isinstance(code, str) and code.strip().lower() == BUST:
+            return self._bust(p, None, index)
+        if not isinstance(code, str):
+            raise TrackError(N_("{action} is not an action"), action=repr(code))
+        try:
+            action = parse_action(code)
+        except RecordError as e:
+            raise TrackError(N_("{reason}"), reason=e) from None
+        r = self.rules
+        if action == DRAW:
+            if v.pending_draw is None:
+                raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
+            return self._new_entry(action, index)
+        if action == FOUR_99:
+            if not r.four_99:
+                raise IllegalAction(
+                    N_("{preset} has no four-99 discard"), "R-99-3", preset=r.preset
+                )
+            return self._new_entry(action, index)
+        if not r.card_in_deck(action):
+            raise IllegalAction(
+                N_("there is no {card} card in the {preset} deck"),
+                card=repr(code), preset=r.preset,
+            )  # fmt: skip
+        if _hidden_pool(v)[action] <= 0:
+            raise TrackError(
+                N_("every {card} card is already on the discard pile; {name} cannot hold one"),
+                card=repr(action_code(action)), name=name,
+            )  # fmt: skip
+        if action <= 10 and total_after(r, v.total, action) >= r.limit:
+            # The card takes the total to the limit: this player busts (R-LIM-2).
+            if r.mode == "points":
+                return self._new_entry(action, index, bust_play=True)  # R-END-3
+            return self._bust(p, action, index)  # R-END-1, R-END-2
+        return self._new_entry(action, index)
+
+    def _new_entry(self, action: int, index: int, bust_play: bool = False) -> list[Event]:
+        entry = self._realize_with_hands(self.game, action, index, [], bust_play)
+        self.entries.append(entry)
+        return entry.events
+
+    def _realize_with_hands(
+        self, before: Game, action: int, tap: int, busts: list[_Bust], bust_play: bool
+    ) -> _Entry:
+        """``_realize`` with the hands entered for this tap's round end, if any (they
+        apply only when the entry does end the round)."""
+        entry = self._realize(before, action, tap, busts, None, bust_play)
+        hands = self.hands.get(tap)
+        if hands is None or entry.hands_needed is None:
+            return entry
+        return self._realize(before, action, tap, busts, hands, bust_play)
+
+    def _bust(self, seat: int, card: int | None, index: int) -> list[Event]:
+        """The player to move has no safe card: the last entry is made again in a world
+        where, after it, ``seat`` holds only cards it cannot play (the engine then busts
+        it by itself, R-LIM-2, R-P2-4, R-END)."""
+        last = self.entries[-1]
+        if last.before is None or last.action is None:
+            raise TrackError(
+                N_("{name} cannot bust before the first card of the game is played"),
+                name=self.names[seat],
+            )
+        busts = [*last.busts, _Bust(seat, card)]
+        try:
+            entry = self._realize_with_hands(
+                last.before, last.action, last.tap, busts, last_bust_play(last)
+            )
+        except TrackError as e:
+            if self.rules.mode == "points" and card is None:
+                raise TrackError(
+                    N_("{name} must give up a number card: tap the card they played"),
+                    rule="R-END-3",
+                    name=self.names[seat],
+                ) from e
+            raise
+        old_events = len(last.events)
+        self.entries[-1] = entry
+        return entry.events[_common_prefix(last.events[:old_events], entry.events) :]
+
+    # ------------------------------------------------------------------ worlds
+
+    def _start(self) -> _Entry:
+        n = len(self.names)
+        dealer = (self.first - 1) % n
+        for attempt in range(50):
+            g = Game(self.rules, self.names, seed=f"track:start:{attempt}", dealer=dealer)
+            events = list(g.events or [])
+            if not any(e.kind == "bust" for e in events):
+                return _Entry(None, -1, None, g.copy(), events)
+        raise TrackError(N_("could not start the game"))  # pragma: no cover
+
+    def _realize(
+        self,
+        before: Game,
+        action: int,
+        tap: int,
+        busts: list[_Bust],
+        hands: list[list[int] | None] | None,
+        bust_play: bool,
+        provisional: bool = False,
+    ) -> _Entry:
+        """Apply ``action`` to a world built from ``before``'s public state, so that
+        exactly the seats of ``busts`` bust after it (in order), and (points) the round's
+        end finds ``hands``. Raises TrackError when no arrangement of the hidden cards
+        does it."""
+        v = before.public_view()
+        actor = v.pending_draw if action == DRAW else v.to_move
+        assert actor is not None
+        ctx_before = _Context(v.total, v.plays_left == 2, v.played_99)
+        ctx_after = ctx_before
+        if busts:
+            base = self._realize(before, action, tap, [], None, bust_play)
+            b = base.after
+            if b.to_move != busts[0].seat:
+                raise TrackError(N_("that player is not the one to move"))
+            ctx_after = _Context(b.total, b.plays_left == 2, b.played_99)
+        error: Ono99Error | None = None
+        forced: _Entry | None = None
+        attempts = _ATTEMPTS
+        if hands is not None and v.draw_pile < (4 if action == FOUR_99 else 1):
+            attempts = 400  # a reshuffle deals the card drawn: search the world's seed
+        for attempt in range(attempts):
+            try:
+                hs, pile = self._arrange(
+                    v, action, actor, busts, hands, bust_play, ctx_before, ctx_after, attempt
+                )
+            except TrackError as e:
+                error = e
+                if attempt >= 2:
+                    break
+                continue
+            w = Game.world(v, hs, pile, seed=tap * 1000 + attempt + 1_000_000)
+            w.events = []
+            try:
+                w.apply(action)
+            except IllegalAction as e:
+                error = e
+                if e.rule not in (None, "R-TURN-1"):
+                    break  # the rules forbid the card whatever the hands
+                continue
+            events = list(w.events)
+            got = [
+                e.seat for e in events if e.kind == "bust" and e.card is None and e.seat is not None
+            ]
+            want = [bb.seat for bb in busts]
+            if not _subsequence(want, got):
+                error = TrackError(N_("that bust is not possible here"))
+                continue
+            entry = _Entry(action, tap, before, w, events, busts, hands)
+            ends = [e for e in events if e.kind == "round_end" and "hands" in (e.info or {})]
+            if ends and hands is not None and not _hands_match(ends[0], hands):
+                error = TrackError(N_("those hands do not fit the game (a card count is off)"))
+                continue
+            if ends and hands is None:
+                info = ends[0].info or {}
+                sizes = [len(h) if v.alive[s] else None for s, h in enumerate(info["hands"])]
+                if not provisional:
+                    # Until the hands are entered, score the fewest points the hidden
+                    # cards allow (the engine's scores are provisional meanwhile).
+                    low = self._lowest_hands(v, sizes, actor, busts)
+                    try:
+                        entry = self._realize(before, action, tap, busts, low, bust_play, True)
+                        entry.hands = None
+                    except (TrackError, IllegalAction):
+                        pass
+                entry.hands_needed = {"round": info.get("round"), "sizes": sizes}
+            if len(got) > len(want):
+                # Someone else busts too in every arrangement tried: no card left in the
+                # hidden pool is safe for them (R-LIM-2): the engine's bust stands.
+                forced = forced or entry
+                continue
+            return entry
+        if forced is not None:
+            return forced
+        if isinstance(error, IllegalAction):
+            raise error
+        raise error or TrackError(N_("that bust is not possible here"))
+
+    def _lowest_hands(
+        self, v: PublicView, sizes: list[int | None], actor: int, busts: list[_Bust]
+    ) -> list[list[int] | None]:
+        """Hands of the fewest points (R-END-3) the hidden pool allows, for the seats
+        that neither act nor bust (those keep what the world gave them)."""
+        pool = _hidden_pool(v)
+        order = sorted(range(16), key=lambda c: (CARD_POINTS[c], c))
+        skip = {actor} | {b.seat for b in busts}
+        out: list[list[int] | None] = []
+        for s, k in enumerate(sizes):
+            if k is None or s in skip:
+                out.append(None)
+                continue
+            h: list[int] = []
+            for c in order:
+                while len(h) < k and pool[c] > 0:
+                    pool[c] -= 1
+                    h.append(c)
+            out.append(h)
+        return out
+
+    def _arrange(
+        self,
+        v: PublicView,
+        action: int,
+        actor: int,
+        busts: list[_Bust],
+        hands: list[list[int] | None] | None,
+        bust_play: bool,
+        ctx_before: _Context,
+        ctx_after: _Context,
+        attempt: int,
+    ) -> tuple[list[list[int]], list[int]]:
+        """Hands and draw pile (top last) for a world: the hidden pool dealt so that the
+        actor holds the card, bust seats hold only unplayable cards, and the rest of the
+        seats (and the top of the pile) get the most playable cards first."""
+        r = self.rules
+        n = len(v.names)
+        pool = _hidden_pool(v)
+        taken: list[list[int]] = [[] for _ in range(n)]
+        size = list(v.hand_sizes)
+        out_of_game = [not v.alive[s] for s in range(n)]
+        pile_top: list[int] = []  # drawn first = first
+
+        def take(seat: int | None, card: int) -> None:
+            if pool[card] <= 0:
+                raise TrackError(
+                    N_("every {card} card is already on the discard pile"),
+                    card=repr(action_code(card)),
+                )
+            pool[card] -= 1
+            if seat is None:
+                pile_top.append(card)
+            else:
+                taken[seat].append(card)
+
+        played: list[int] = []
+        if action == FOUR_99:
+            played = [_99] * 4
+        elif action != DRAW:
+            played = [action]
+        drawn = (
+            0
+            if action == DRAW or (r.draw_penalty and not bust_play)
+            else (4 if action == FOUR_99 else 1)
+        )
+        reshuffled = max(0, drawn - v.draw_pile)  # drawn after the discard pile is shuffled
+        drawn -= reshuffled
+        if hands is not None:
+            # R-END-3: the hands at the round's end are known; the actor's hand before
+            # the play is its final hand less what it drew, plus what it played.
+            for s in sorted(range(n), key=lambda s: s == actor):
+                h = hands[s] if s < len(hands) else None
+                if h is None or out_of_game[s]:
+                    continue
+                h = list(h)
+                if s == actor:
+                    for c in played:
+                        take(s, c)
+                    if reshuffled:
+                        # cards the pool lacks came from the reshuffled discard pile
+                        # (the world's seed is searched until they do: _realize)
+                        left = list(pool)
+                        late = [c for c in h if not _spend(left, c)][:reshuffled]
+                        late += [c for c in reversed(h) if c not in late][: reshuffled - len(late)]
+                        for c in late:
+                            h.remove(c)
+                    order = sorted(h, key=lambda c: _unsafe(r, c, ctx_before, numbers_ok=True))
+                    for c in order[:drawn]:
+                        h.remove(c)
+                        take(None, c)
+                for c in h:
+                    take(s, c)
+        else:
+            for c in played:
+                take(actor, c)
+        for s in range(n):
+            if len(taken[s]) > size[s]:
+                raise TrackError(N_("{name} does not hold that many cards"), name=self.names[s])
+        bust_seats = {b.seat for b in busts}
+        unsafe_for: dict[int, tuple[_Context, bool]] = {}
+        if bust_play and actor not in unsafe_for:
+            unsafe_for[actor] = (ctx_before, True)
+        for i, b in enumerate(busts):
+            ctx = ctx_after if i == 0 else _Context(ctx_after.total, False, False)
+            if b.card is not None and hands is None:
+                take(b.seat, b.card)
+            unsafe_for[b.seat] = (ctx, r.mode != "points")
+        for s, (ctx, numbers_ok) in unsafe_for.items():
+            if hands is not None and s < len(hands) and hands[s] is not None:
+                continue
+            need = size[s] - len(taken[s])
+            cands = [
+                c for c in reversed(_good_order(r)) if _unsafe(r, c, ctx, numbers_ok=numbers_ok)
+            ]
+            # prefer ONO 99s, then the highest numbers; never four 99s (R-99-3 would be legal)
+            cap99 = 3 if r.four_99 else 99
+            for c in cands:
+                while need > 0 and pool[c] > 0:
+                    if c == _99 and taken[s].count(_99) >= cap99:
+                        break
+                    take(s, c)
+                    need -= 1
+            if need > 0:
+                raise TrackError(N_("that bust is not possible here"))
+            if s == actor and s in bust_seats and drawn and hands is None:
+                # the actor busts on its own second card: what it draws is unplayable too
+                for _ in range(drawn):
+                    held99 = taken[s].count(_99) + pile_top.count(_99)
+                    top = next(
+                        (c for c in cands if pool[c] > 0 and (c != _99 or held99 < cap99)), None
+                    )
+                    if top is None:
+                        raise TrackError(N_("that bust is not possible here"))
+                    take(None, top)
+        # The rest: the most playable cards first, dealt round the seats that matter.
+        rest: list[int] = []
+        order = _good_order(r)
+        rng = random.Random(f"arrange:{attempt}")
+        if 2 <= attempt < _ATTEMPTS:
+            rng.shuffle(order)
+        for c in order:
+            rest.extend([c] * max(0, pool[c]))
+        direction = v.direction if attempt % 2 == 0 else -v.direction
+        seats = [(actor + direction * k) % n for k in range(n)]
+        free = [
+            s
+            for s in seats
+            if s not in unsafe_for
+            and not out_of_game[s]
+            and not (hands and s < len(hands) and hands[s] is not None)
+        ]
+        if actor in free:
+            free.remove(actor)
+            free.insert(0, actor)
+        want_top = 0 if hands is not None else max(0, min(4, v.draw_pile) - len(pile_top))
+        containers: list[int | None] = []
+        if actor in free:
+            containers.append(actor)
+        containers.append(None)
+        containers.extend(s for s in free if s != actor)
+        rest.reverse()  # pop() gives the most playable first
+        progress = True
+        while rest and progress:
+            progress = False
+            for cont in containers:
+                if not rest:
+                    break
+                if cont is None:
+                    if len(pile_top) < want_top:
+                        pile_top.append(rest.pop())
+                        progress = True
+                elif len(taken[cont]) < size[cont]:
+                    taken[cont].append(rest.pop())
+                    progress = True
+        # seats still short (bust seats and given hands are full already)
+        for s in range(n):
+            while len(taken[s]) < size[s]:
+                if not rest:
+                    raise TrackError(N_("the cards do not add up"))
+                taken[s].append(rest.pop())
+        rng.shuffle(rest)
+        pile = rest + pile_top[::-1]
+        if len(pile) != v.draw_pile:
+            raise TrackError(N_("the cards do not add up"))
+        return taken, pile
+
+    def _rebuild(self, strict_from: int | None = None) -> None:
+        """Replay every tap from the start (undo, entered hands)."""
+        taps = list(self.taps)
+        self.taps = []
+        self.entries = [self._start()]
+        for i, code in enumerate(taps):
+            try:
+                self._apply_tap(code, i)
+            except Ono99Error:
+                if strict_from is not None and i >= strict_from:
+                    raise
+                # A later tap no longer fits (e.g. entered hands changed who is out):
+                # the rest goes to the redo list.
+                self.redo_taps.extend(reversed(taps[i:]))
+                break
+            self.taps.append(code)
+
+
+def last_bust_play(entry: _Entry) -> bool:
+    """Whether ``entry``'s action was a points-mode bust play (R-END-3)."""
+    return any(e.kind == "bust" and e.card is not None for e in entry.events)
+
+
+def _common_prefix(a: list[Event], b: list[Event]) -> int:
+    k = 0
+    while k < len(a) and k < len(b) and a[k] == b[k]:
+        k += 1
+    return k
+
+
+def _hands_match(end: Event, hands: list[list[int] | None]) -> bool:
+    got = (end.info or {}).get("hands") or []
+    for s, h in enumerate(hands):
+        if h is None:
+            continue
+        if s >= len(got) or sorted(got[s]) != sorted(h):
+            return False
+    return True
+
+
+def _subsequence(small: list[int], big: list[int]) -> bool:
+    it = iter(big)
+    return all(any(x == y for y in it) for x in small)
+
+
+def _spend(counts: list[int], card: int) -> bool:
+    if counts[card] <= 0:
+        return False
+    counts[card] -= 1
+    return True
+
+
+def _parse_card(code: Any) -> int:
+    if isinstance(code, int) and not isinstance(code, bool) and 0 <= code < 16:
+        return code
+    a = parse_action(code)
+    if a >= 16:
+        raise RecordError(N_("{card} is not a card"), card=repr(code))
+    return a
+
+
+def is_tracking_record(data: Any) -> bool:
+    """Whether parsed record JSON is a tracked game's record (docs/companion.md)."""
+    return isinstance(data, Mapping) and data.get("tracking") is True
