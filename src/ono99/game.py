@@ -286,10 +286,38 @@ class Game:
 
     # ------------------------------------------------------------------ actions
 
-    def apply(self, action: int | str) -> int:
-        """Make ``action`` (an int or a code such as ``"P2"``); returns the seat that
-        made it. An illegal action raises :class:`IllegalAction` naming the rule and
-        changes nothing."""
+    def verify(self, action: int | str) -> int:
+        """Check ``action`` without making it: returns the seat that would make it, or
+        raises :class:`IllegalAction` (or :class:`RecordError` for an unknown code) with
+        the reason and the rule, as :meth:`apply` would. Nothing changes.
+
+        >>> g = Game("mattel2022", ["Ana", "Bo"], seed=3)
+        >>> g.verify("5") == g.to_move
+        True
+        >>> g.verify("9")
+        Traceback (most recent call last):
+        ...
+        ono99.errors.IllegalAction: Ana (seat 0) has no '9' in hand (R-TURN-1)
+        """
+        action = self._action(action)
+        if action == DRAW:
+            if self._pending < 0:
+                raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
+            return self._pending
+        if action not in self._legal:
+            raise self._why_illegal(action)
+        return self._to_move
+
+    def can_apply(self, action: int | str) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now."""
+        try:
+            self.verify(action)
+        except (IllegalAction, RecordError):
+            return False
+        return True
+
+    def _action(self, action: int | str) -> int:
+        """``action`` as an int, checked to be an action of a game still going on."""
         if type(action) is not int:  # a plain int (the hot path) skips these tests
             if isinstance(action, str):
                 action = parse_action(action)
@@ -299,6 +327,13 @@ class Game:
             raise IllegalAction(N_("{action} is not an action"), action=repr(action))
         if self._to_move < 0:
             raise IllegalAction(N_("the game is over"), "R-END")
+        return action
+
+    def apply(self, action: int | str) -> int:
+        """Make ``action`` (an int or a code such as ``"P2"``); returns the seat that
+        made it. An illegal action raises :class:`IllegalAction` naming the rule and
+        changes nothing (:meth:`verify` checks without making it)."""
+        action = self._action(action)
         if self.round < len(self.given_deals):
             # The next round's given deal is checked against the seats still in
             # the game only when it is dealt: a bad one raises RecordError and

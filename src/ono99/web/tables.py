@@ -432,8 +432,7 @@ class Table:
         if action not in g.acting().get(seat, ()):
             if seat not in g.acting():
                 raise WebError(409, N_("it is not your turn"))
-            trial = g.copy()
-            trial.apply(action)  # raises IllegalAction with the reason
+            g.verify(action)  # raises IllegalAction with the reason, changing nothing
             raise WebError(409, N_("that move is not allowed now"))  # pragma: no cover
         after = g.copy(events=True)
         after.apply(action)
