@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action, parse_card
+from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
 from ono99.i18n import N_
@@ -164,7 +164,12 @@ class Game:
         self.names = names
         self.seed = seed
         self.dealer = dealer
-        self.given_deals = [self._parse_deal(i, d) for i, d in enumerate(deals or [])]
+        if deals:
+            from ono99.records import parse_deal  # records builds on the engine: import late
+
+            self.given_deals = [parse_deal(self.rules, n, i, d) for i, d in enumerate(deals)]
+        else:
+            self.given_deals = []
         self.dealt: list[Deal] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []  # top card is the last element
@@ -718,57 +723,6 @@ class Game:
         self._to_move = starter
         self._emit("round_start", starter, info={"round": self.round})
         self._settle()
-
-    def _parse_deal(self, index: int, deal: Any) -> Deal:
-        """Validate a given deal on its own (R-REC): a hand (4 cards, or none for a
-        seat already out) for every seat, cards as ints or codes, every card from the
-        preset's deck and no more copies than it holds. Returns it as card ints."""
-        rnd = index + 1
-        try:
-            if isinstance(deal, Mapping):  # the record form {"hands": ..., "draw": ...}
-                raw_hands, raw_draw = deal["hands"], deal.get("draw", [])
-            else:
-                raw_hands, raw_draw = deal
-            hands = [list(h) for h in raw_hands]
-            draw = list(raw_draw)
-        except (TypeError, ValueError, KeyError):
-            raise RecordError(
-                N_("deal for round {round} must be (hands, draw pile top first)"), round=rnd
-            ) from None
-        if len(hands) != self.n:
-            raise RecordError(
-                N_("deal for round {round} has {hands} hands for {players} players"),
-                round=rnd, hands=len(hands), players=self.n,
-            )  # fmt: skip
-        for s, hand in enumerate(hands):
-            if len(hand) not in (0, 4):
-                raise RecordError(
-                    N_("deal for round {round}: seat {seat} must get 4 cards (or none), not {count}"),
-                    round=rnd, seat=s, count=len(hand),
-                )  # fmt: skip
-        counts = list(self.rules.deck)
-        parsed: list[list[int]] = []
-        for cards in [*hands, draw]:
-            out: list[int] = []
-            for card in cards:
-                if isinstance(card, str):
-                    card = parse_card(card)
-                if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 16:
-                    raise RecordError(
-                        N_("deal for round {round} names {card}, which is not a card"),
-                        round=rnd, card=repr(card),
-                    )  # fmt: skip
-                if counts[card] == 0:
-                    raise RecordError(
-                        N_("deal for round {round} names more copies of {card} ({preset} deck)")
-                        if self.rules.deck[card]
-                        else N_("deal for round {round} names a card the deck lacks: {card} ({preset} deck)"),
-                        round=rnd, card=repr(action_code(card)), preset=self.rules.preset,
-                    )  # fmt: skip
-                counts[card] -= 1
-                out.append(card)
-            parsed.append(out)
-        return parsed[:-1], parsed[-1]
 
     def _check_deal(self, deal: Deal, deck: list[int]) -> tuple[list[list[int]], list[int]]:
         """Check a parsed deal against the seats still in the game (R-REC) and
