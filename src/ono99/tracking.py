@@ -224,7 +224,7 @@ class Tracker:
             tap = waiting[-1].tap
         entry = next((e for e in pending if e.tap == tap), None)
         if entry is None:
-            raise TrackError(N_("no round ended at move {index}"), index=tap)
+            raise TrackError(N_("no round is waiting for the cards left in hand"))
         if len(hands) != len(self.names):
             raise TrackError(
                 N_("give the cards of {count} hands, one per player"), count=len(self.names)
@@ -372,7 +372,6 @@ class Tracker:
             raise TrackError(N_("the game is over"))
         p = g.to_move
         assert p is not None
-        name = self.names[p]
         v = g.public_view()
         if isinstance(code, str) and code.strip().lower() == BUST:
             return self._bust(p, None, index)
@@ -380,8 +379,8 @@ class Tracker:
             raise TrackError(N_("{action} is not an action"), action=repr(code))
         try:
             action = parse_action(code)
-        except RecordError as e:
-            raise TrackError(N_("{reason}"), reason=e) from None
+        except RecordError:
+            raise
         r = self.rules
         if action == DRAW:
             if v.pending_draw is None:
@@ -400,8 +399,8 @@ class Tracker:
             )  # fmt: skip
         if _hidden_pool(v)[action] <= 0:
             raise TrackError(
-                N_("every {card} card is already on the discard pile; {name} cannot hold one"),
-                card=repr(action_code(action)), name=name,
+                N_("every {card} card is already on the discard pile"),
+                card=repr(action_code(action)),
             )  # fmt: skip
         if action <= 10 and total_after(r, v.total, action) >= r.limit:
             # The card takes the total to the limit: this player busts (R-LIM-2).
@@ -488,7 +487,7 @@ class Tracker:
             base = self._realize(before, action, tap, [], None, bust_play)
             b = base.after
             if b.to_move != busts[0].seat:
-                raise TrackError(N_("that player is not the one to move"))
+                raise TrackError(N_("that bust is not possible here"))
             ctx_after = _Context(b.total, b.plays_left == 2, b.played_99)
         error: Ono99Error | None = None
         forced: _Entry | None = None
@@ -731,12 +730,12 @@ class Tracker:
         for s in range(n):
             while len(taken[s]) < size[s]:
                 if not rest:
-                    raise TrackError(N_("the cards do not add up"))
+                    raise TrackError(N_("those hands do not fit the game (a card count is off)"))
                 taken[s].append(rest.pop())
         rng.shuffle(rest)
         pile = rest + pile_top[::-1]
         if len(pile) != v.draw_pile:
-            raise TrackError(N_("the cards do not add up"))
+            raise TrackError(N_("those hands do not fit the game (a card count is off)"))
         return taken, pile
 
     def _rebuild(self, strict_from: int | None = None) -> None:

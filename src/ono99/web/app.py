@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, N_
 from ono99.web.announce import catalog, pick_language, translate
+from ono99.web.companion import make_router as make_companion_router
 from ono99.web.protocol import (
     CreateTable,
     HelloMsg,
@@ -304,6 +305,7 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
         return _catalog_json(lang)
 
     app.include_router(make_replay_router())
+    app.include_router(make_companion_router(db_url))  # /companion (docs/companion.md)
 
     @app.get("/api/schema")
     async def schema() -> dict[str, Any]:

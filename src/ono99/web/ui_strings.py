@@ -12,6 +12,7 @@ listed here.
 from __future__ import annotations
 
 from ono99.i18n import N_
+from ono99.web.companion_strings import COMPANION_STRINGS
 
 __all__ = ["UI_STRINGS", "UI_PLURALS"]
 
@@ -226,6 +227,7 @@ UI_STRINGS: tuple[str, ...] = (
     # TRANSLATORS: the label of the replay's slider that picks a move of the game
     N_("Move"),
     N_("Keys"),
+    *COMPANION_STRINGS,  # the table companion's page (web/companion_strings.py)
 )
 
 #: the page's messages with a count: (singular, plural)

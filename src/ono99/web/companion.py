@@ -1,0 +1,373 @@
+"""The table companion of ``ono99 serve``: ``/companion`` and ``/api/companion/...``.
+
+People playing with a real deck tap each card as it is played; the server follows the
+game on the engine (:mod:`ono99.tracking`) and answers with the public state and the
+announcements in the page's language. Every game is stored (table ``ono99_companion`` in
+the server's database, keyed by an unguessable id the page keeps in its URL), so a
+reload, a dropped connection or a server restart loses nothing. See docs/companion.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+import time
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    select,
+    update,
+)
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import make_url
+
+from ono99.errors import Ono99Error
+from ono99.events import Event
+from ono99.i18n import N_
+from ono99.narrate import narrate
+from ono99.tracking import Tracker
+from ono99.web.announce import catalog, pick_language, speaking, translate
+from ono99.web.store import engine_url
+
+__all__ = ["make_router", "CompanionStore"]
+
+STATIC = Path(__file__).parent / "static"
+#: the most taps one game may have (a long 8-player points game stays far below)
+TAP_LIMIT = 20_000
+NAME_LIMIT = 40
+
+_meta = MetaData()
+companion_t = Table(
+    "ono99_companion",
+    _meta,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("data", Text, nullable=False),  # JSON: Tracker.record() + "redo"
+)
+
+
+class CompanionStore:
+    """The companion's games in the server's database (its own table)."""
+
+    def __init__(self, url: str) -> None:
+        real = engine_url(url)
+        kwargs: dict[str, Any] = {}
+        if real.startswith("sqlite"):
+            path = make_url(real).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(real, **kwargs)
+        if real.startswith("sqlite"):
+            sa_event.listen(self.engine, "connect", _sqlite_wal)
+        _meta.create_all(self.engine)
+
+    def save(self, game_id: str, version: int, data: dict[str, Any], new: bool) -> None:
+        now = time.time()
+        text = json.dumps(data, ensure_ascii=False)
+        with self.engine.begin() as c:
+            if new:
+                c.execute(
+                    companion_t.insert().values(
+                        id=game_id, created=now, updated=now, version=version, data=text
+                    )
+                )
+            else:
+                c.execute(
+                    update(companion_t)
+                    .where(companion_t.c.id == game_id)
+                    .values(updated=now, version=version, data=text)
+                )
+
+    def load(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+        with self.engine.connect() as c:
+            row = c.execute(
+                select(companion_t.c.version, companion_t.c.data).where(companion_t.c.id == game_id)
+            ).first()
+        if row is None:
+            return None
+        return int(row[0]), json.loads(row[1])
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_wal(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
+
+
+class _Game:
+    def __init__(self, game_id: str, tracker: Tracker, version: int) -> None:
+        self.id = game_id
+        self.tracker = tracker
+        self.version = version
+        self.lock = asyncio.Lock()
+
+    def data(self) -> dict[str, Any]:
+        return {**self.tracker.record(), "redo": list(self.tracker.redo_taps)}
+
+
+class _Error(Exception):
+    def __init__(self, status: int, template: str, **params: Any) -> None:
+        super().__init__(template)
+        self.status = status
+        self.template = template
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        return catalog(lang).gettext(self.template).format(**self.params)
+
+
+def _check_name(raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= NAME_LIMIT or any(
+        unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\u200c\u200d" for ch in name
+    ):
+        raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
+    return name
+
+
+def _tracker_from(data: dict[str, Any]) -> Tracker:
+    t = Tracker.from_record(data, stop_at_error=True)
+    redo = data.get("redo") or []
+    t.redo_taps = [str(x) for x in redo][:TAP_LIMIT]
+    return t
+
+
+def _announce(t: Tracker, events: list[Event], lang: str, tap: str | None) -> list[str]:
+    """The engine's announcements of the last tap, in ``lang`` (no hidden card: the
+    world's invented draws are never told)."""
+    out: list[str] = []
+    with speaking(lang) as tr:
+        for e in events:
+            if e.kind == "draw" and e.info and "cards" in e.info:
+                e = e._replace(info={"count": e.info["count"]})
+            if e.kind == "round_end" and e.info and "hands" in e.info:
+                info = {k: v for k, v in e.info.items() if k != "hands"}
+                e = e._replace(info=info)
+            if e.kind == "bust" and e.card is None and tap is not None and tap != "bust":
+                # the card tapped took the total to the limit: say so first
+                out.append(
+                    tr.gettext(N_("{card} takes the total over the limit: {name} loses")).format(
+                        card=tap, name=t.names[e.seat] if e.seat is not None else ""
+                    )
+                )
+            line = narrate(e, t.names, t.rules)
+            if line:
+                out.append(line)
+    return out
+
+
+def _payload(
+    g: _Game, lang: str, events: list[Event] | None = None, tap: str | None = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": g.id, "version": g.version, "state": g.tracker.state()}
+    if events is not None:
+        out["announce"] = _announce(g.tracker, events, lang, tap)
+    return out
+
+
+def make_router(db_url: str) -> APIRouter:
+    """The companion's page and API on the database at ``db_url``."""
+    router = APIRouter()
+    games: dict[str, _Game] = {}
+    holder: dict[str, CompanionStore] = {}
+    init_lock = threading.Lock()
+    load_lock = asyncio.Lock()
+
+    def store() -> CompanionStore:
+        with init_lock:
+            if "s" not in holder:
+                holder["s"] = CompanionStore(db_url)
+            return holder["s"]
+
+    def lang_of(request: Request) -> str:
+        return pick_language(
+            request.query_params.get("lang") or request.headers.get("accept-language")
+        )
+
+    def err(request: Request, e: Exception, status: int = 400, **extra: Any) -> JSONResponse:
+        lang = lang_of(request)
+        if isinstance(e, _Error):
+            text, status = e.text(lang), e.status
+        else:
+            text = translate(e, lang)
+        return JSONResponse({"error": " ".join(text.split()), **extra}, status_code=status)
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        try:
+            data = json.loads(raw) if raw.strip() else {}
+        except (ValueError, RecursionError):
+            raise _Error(400, N_("the request body is not JSON")) from None
+        if not isinstance(data, dict):
+            raise _Error(400, N_("the request body is not JSON"))
+        return data
+
+    async def get_game(game_id: str) -> _Game:
+        g = games.get(game_id)
+        if g is not None:
+            return g
+        if not (8 <= len(game_id) <= 40) or not all(ch.isalnum() or ch in "-_" for ch in game_id):
+            raise _Error(404, N_("there is no such game"))
+        async with load_lock:
+            g = games.get(game_id)
+            if g is not None:
+                return g
+            row = await asyncio.to_thread(store().load, game_id)
+            if row is None:
+                raise _Error(404, N_("there is no such game"))
+            version, data = row
+            tracker = await asyncio.to_thread(_tracker_from, data)
+            g = _Game(game_id, tracker, version)
+            games[game_id] = g
+            return g
+
+    async def save(g: _Game, new: bool = False) -> None:
+        await asyncio.to_thread(store().save, g.id, g.version, g.data(), new)
+
+    @router.get("/companion", include_in_schema=False)
+    async def page() -> Response:
+        f = STATIC / "companion.html"
+        if f.is_file():
+            return FileResponse(f, media_type="text/html")
+        return HTMLResponse("<!doctype html><title>ONO 99</title><main>companion missing</main>")
+
+    @router.post("/api/companion", status_code=201)
+    async def create(request: Request) -> Response:
+        try:
+            data = await body(request)
+            players = data.get("players")
+            if not isinstance(players, list):
+                raise _Error(400, N_("players must be a list of names"))
+            names = [_check_name(p) for p in players[:9]]
+            options = data.get("options") or {}
+            if not isinstance(options, dict):
+                raise _Error(400, N_("options must be an object"))
+            first = data.get("first", 0)
+            rules = data.get("rules", "mattel2022")
+            tracker = Tracker(str(rules), names, first, options)
+        except (_Error, Ono99Error) as e:
+            return err(request, e)
+        g = _Game(secrets.token_urlsafe(18), tracker, 1)
+        games[g.id] = g
+        await save(g, new=True)
+        return JSONResponse(_payload(g, lang_of(request), tracker.last_events), status_code=201)
+
+    @router.get("/api/companion/{game_id}")
+    async def get(game_id: str, request: Request) -> Response:
+        try:
+            g = await get_game(game_id)
+        except _Error as e:
+            return err(request, e)
+        return JSONResponse(_payload(g, lang_of(request)))
+
+    @router.get("/api/companion/{game_id}/record")
+    async def record(game_id: str, request: Request) -> Response:
+        try:
+            g = await get_game(game_id)
+        except _Error as e:
+            return err(request, e)
+        return JSONResponse(
+            g.tracker.record(),
+            headers={"Content-Disposition": 'attachment; filename="ono99-companion.json"'},
+        )
+
+    async def change(game_id: str, request: Request, what: str) -> Response:
+        try:
+            g = await get_game(game_id)
+            data = await body(request)
+        except _Error as e:
+            return err(request, e)
+        lang = lang_of(request)
+        async with g.lock:
+            version = data.get("version")
+            if version is not None and version != g.version:
+                return JSONResponse(
+                    {
+                        "error": catalog(lang).gettext(
+                            N_("the game changed on another screen; here it is as it stands")
+                        ),
+                        **_payload(g, lang),
+                    },
+                    status_code=409,
+                )
+            t = g.tracker
+            tap: str | None = None
+            try:
+                if what == "tap":
+                    tap = data.get("tap")
+                    if not isinstance(tap, str) or len(tap) > 8:
+                        raise _Error(400, N_("a tap is a card code or bust"))
+                    if len(t.taps) >= TAP_LIMIT:
+                        raise _Error(400, N_("this game has too many moves"))
+                    events = await asyncio.to_thread(t.tap, tap)
+                elif what == "undo":
+                    events = await asyncio.to_thread(t.undo)
+                elif what == "redo":
+                    events = await asyncio.to_thread(t.redo)
+                    tap = t.taps[-1] if t.taps else None
+                else:
+                    hands = data.get("hands")
+                    if not isinstance(hands, list) or len(hands) > 8:
+                        raise _Error(
+                            400,
+                            N_("give the cards of {count} hands, one per player"),
+                            count=len(t.names),
+                        )
+                    at = data.get("tap")
+                    if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
+                        raise _Error(
+                            400,
+                            N_("give the cards of {count} hands, one per player"),
+                            count=len(t.names),
+                        )
+                    await asyncio.to_thread(t.enter_hands, hands, at)
+                    events = []
+            except (_Error, Ono99Error) as e:
+                return err(request, e, **_payload(g, lang))
+            g.version += 1
+            await save(g)
+            return JSONResponse(_payload(g, lang, events, tap))
+
+    @router.post("/api/companion/{game_id}/tap")
+    async def tap(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "tap")
+
+    @router.post("/api/companion/{game_id}/undo")
+    async def undo(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "undo")
+
+    @router.post("/api/companion/{game_id}/redo")
+    async def redo(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "redo")
+
+    @router.post("/api/companion/{game_id}/hands")
+    async def hands(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "hands")
+
+    return router

@@ -1,0 +1,41 @@
+"""Every word of the table companion's page (``web/static/companion.html`` and
+``js/companion.js``) that the web table's page does not already have, marked for the
+catalogs; :mod:`ono99.web.ui_strings` lists them with its own."""
+
+from __future__ import annotations
+
+from ono99.i18n import N_
+
+__all__ = ["COMPANION_STRINGS"]
+
+COMPANION_STRINGS: tuple[str, ...] = (
+    # TRANSLATORS: the page that follows a game played with real cards
+    N_("Table companion"),
+    N_("Play with real cards: tap each card as it is played."),
+    N_("Names in seat order, clockwise"),
+    N_("Add a player"),
+    N_("Remove the last player"),
+    # TRANSLATORS: which player plays the first card
+    N_("Who starts"),
+    N_("Start"),
+    N_("Continue the last game"),
+    N_("New game"),
+    # TRANSLATORS: button: the player to move has no card they may play (they bust)
+    N_("No safe card"),
+    N_("Undo"),
+    N_("Redo"),
+    N_("{name} drew their card"),
+    N_("Speak the totals"),
+    N_("Test the voice"),
+    N_("No voice for this language in this browser"),
+    # TRANSLATORS: spoken by the voice test: the running total
+    N_("Total {total}"),
+    N_("Round {round} is over: enter the cards left in each hand for the scores"),
+    N_("Save the hands"),
+    N_("Clear"),
+    N_("Scores are provisional until the hands are entered"),
+    # TRANSLATORS: whose turn it is
+    N_("{name} to play"),
+    # TRANSLATORS: the player owes two cards and has played the first
+    N_("{name}: second card"),
+)

@@ -1,0 +1,475 @@
+// The table companion (/companion): people play with a real deck and tap each card as it
+// is played; the server follows the game on the rules engine (ono99.tracking) and this
+// page only shows its state, sends taps and speaks the announcements. No rules here.
+// Hooks (CONTRACTS.md "Companion"): [data-card], [data-action=bust|undo|redo], and
+// <main data-state> holding the public state after every tap.
+import { $, fill, h, show } from "./dom.js";
+import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { formatNumber, onVoices, setSpeechEnabled, speak, speechEnabled, speechSupported, voiceFor } from "./speech.js";
+import { cardName, directionText, presetTitle, winnerText } from "./words.js";
+
+const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
+const LAST = "ono99.companion.last";
+const RESERVED = new Set(["rules", "players", "first", "lang"]);
+const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
+  "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "can_undo", "can_redo"];
+
+const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, lastAnnounce: [] };
+const main = () => $("#main");
+
+// ------------------------------------------------------------------ server
+
+class HttpError extends Error {
+  constructor(status, data) {
+    super((data && data.error) || `HTTP ${status}`);
+    this.status = status;
+    this.data = data;
+  }
+}
+
+async function call(method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const sep = url.includes("?") ? "&" : "?";
+  const r = await fetch(`${url}${sep}lang=${currentLanguage()}`, init);
+  let data = null;
+  try { data = await r.json(); } catch (_e) { /* no body */ }
+  if (!r.ok) throw new HttpError(r.status, data);
+  return data;
+}
+
+function setBusy(delta) {
+  app.busy += delta;
+  main().dataset.busy = app.busy > 0 ? "1" : "0";
+  main().setAttribute("aria-busy", app.busy > 0 ? "true" : "false");
+  updateButtons();
+}
+
+function showError(text) {
+  const el = $("#error");
+  el.textContent = text || "";
+  show(el, Boolean(text));
+}
+
+async function send(path, body = {}) {
+  if (!app.id) return;
+  setBusy(1);
+  try {
+    const data = await call("POST", `/api/companion/${app.id}/${path}`, { ...body, version: app.version });
+    showError("");
+    accept(data);
+    announce(data.announce || []);
+  } catch (e) {
+    if (e instanceof HttpError && e.data && e.data.state) {
+      accept(e.data); // refused (or stale): the state as it stands
+      showError(e.message);
+    } else if (e instanceof HttpError) {
+      showError(e.message);
+    } else {
+      showError(t("Connection lost. Reconnecting…"));
+      resyncSoon();
+    }
+  } finally {
+    setBusy(-1);
+  }
+}
+
+let resyncTimer = null;
+function resyncSoon() {
+  if (resyncTimer) return;
+  resyncTimer = setTimeout(async () => {
+    resyncTimer = null;
+    try {
+      await load(app.id);
+      showError("");
+    } catch (_e) {
+      resyncSoon();
+    }
+  }, 1500);
+}
+
+async function load(id) {
+  const data = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+  app.id = data.id;
+  accept(data);
+  return data;
+}
+
+function accept(data) {
+  app.version = data.version;
+  app.state = data.state;
+  if (app.id) {
+    try { localStorage.setItem(LAST, app.id); } catch (_e) { /* storage off */ }
+  }
+  render();
+}
+
+// ------------------------------------------------------------------ speaking
+
+function announce(lines) {
+  app.lastAnnounce = lines;
+  const el = $("#announce");
+  el.textContent = lines.join(" · ");
+  if (lines.length) speak(lines.join(". "), currentLanguage());
+}
+
+function updateSpeechNote() {
+  const lang = currentLanguage();
+  const ok = speechSupported() && Boolean(voiceFor(lang));
+  show($("#speech-note"), !ok);
+  $("#speech-test").disabled = !ok;
+}
+
+// ------------------------------------------------------------------ drawing
+
+function publicState(s) {
+  const out = {};
+  for (const k of STATE_KEYS) out[k] = s[k] === undefined ? null : s[k];
+  return out;
+}
+
+function seatName(s, seat) {
+  return seat === null || seat === undefined ? "" : s.names[seat];
+}
+
+function render() {
+  const s = app.state;
+  if (!s) return;
+  main().dataset.state = JSON.stringify(publicState(s));
+  main().dataset.view = "play";
+  show($("#setup"), false);
+  show($("#play"), true);
+  const lang = currentLanguage();
+  const total = $("#total");
+  total.textContent = formatNumber(s.total, lang);
+  total.classList.toggle("hot", s.total >= 90);
+  const turn = $("#turn");
+  if (s.to_move === null) {
+    fill(turn, winnerText(s.winner, s.names, null));
+  } else {
+    const who = seatName(s, s.to_move);
+    const parts = [t("{name} to play", { name: who })];
+    let owes = null;
+    if (s.owes_two === s.to_move) {
+      owes = s.plays_left === 2 ? t("{name} must play two cards", { name: who }) : t("{name}: second card", { name: who });
+    }
+    fill(turn, parts[0], owes ? h("span", { class: "owes", text: owes }) : null);
+  }
+  $("#direction").textContent = `${s.direction === 1 ? "↻" : "↺"} ${directionText(s.direction)} · ${t("Round {round}", { round: formatNumber(s.round, lang) })}`;
+  fill($("#seats"), s.names.map((name, seat) => {
+    const meta = [];
+    if (s.tokens) meta.push(`● ${formatNumber(s.tokens[seat], lang)}`);
+    if (s.scores) meta.push(`${formatNumber(s.scores[seat], lang)}${s.hands_needed ? "?" : ""}`);
+    const cls = [seat === s.to_move ? "now" : "", (s.out || []).includes(seat) ? "out" : "",
+      (s.round_out || []).includes(seat) ? "round-out" : ""].join(" ").trim();
+    const title = (s.out || []).includes(seat) ? t("out of the game")
+      : (s.round_out || []).includes(seat) ? t("out of this round") : "";
+    return h("li", { class: cls || null, title: title || null }, name,
+      meta.length ? h("span", { class: "meta", text: meta.join(" ") }) : null);
+  }));
+  renderPad(s);
+  renderHands(s);
+  $("#record-link").href = `/api/companion/${app.id}/record`;
+  updateButtons();
+}
+
+function renderPad(s) {
+  const pad = $("#pad");
+  const codes = s.cards.slice();
+  const key = codes.join(",") + `|${s.rules}|${currentLanguage()}`;
+  if (pad.dataset.key !== key) {
+    pad.dataset.key = key;
+    fill(pad, codes.map((code) => {
+      const number = /^\d+$/.test(code);
+      const label = number ? formatNumber(Number(code), currentLanguage()) : cardName(code, s.rules);
+      return h("button", {
+        type: "button", class: number ? null : (code === "99x4" ? "special wide" : "special"),
+        dataset: { card: code }, "aria-label": cardName(code, s.rules), onclick: () => send("tap", { tap: code }),
+      }, label);
+    }));
+  }
+  let draw = $("#draw-button");
+  const drawOn = s.options && s.options.draw_penalty === true && s.pending_draw !== null;
+  if (drawOn) {
+    if (!draw) {
+      draw = h("button", { type: "button", id: "draw-button", class: "special wide", dataset: { card: "draw" },
+        onclick: () => send("tap", { tap: "draw" }) });
+      pad.append(draw);
+    }
+    draw.textContent = t("{name} drew their card", { name: seatName(s, s.pending_draw) });
+  } else if (draw) {
+    draw.remove();
+  }
+}
+
+function updateButtons() {
+  const s = app.state;
+  const busy = app.busy > 0;
+  const over = !s || s.to_move === null;
+  for (const b of document.querySelectorAll("#pad [data-card]")) {
+    b.disabled = busy || (over && b.dataset.card !== "draw");
+  }
+  const bust = $("#bust");
+  if (bust) bust.disabled = busy || over;
+  const undo = $("#undo");
+  if (undo) undo.disabled = busy || !s || !s.can_undo;
+  const redo = $("#redo");
+  if (redo) redo.disabled = busy || !s || !s.can_redo;
+}
+
+// ------------------------------------------------------------------ hands (R-END-3)
+
+function renderHands(s) {
+  const need = s.hands_needed;
+  show($("#hands-entry"), Boolean(need));
+  if (!need) {
+    app.handsDraft = null;
+    return;
+  }
+  if (!app.handsDraft || app.handsDraft.tap !== need.tap) {
+    app.handsDraft = { tap: need.tap, hands: need.sizes.map((k) => (k === null ? null : [])) };
+    app.handsSeat = need.sizes.findIndex((k) => k);
+  }
+  $("#hands-title").textContent = t("Round {round} is over: enter the cards left in each hand for the scores", { round: need.round });
+  const rows = need.sizes.map((k, seat) => {
+    if (k === null || k === 0) return null;
+    const cards = app.handsDraft.hands[seat];
+    return h("li", { class: seat === app.handsSeat ? "current" : null },
+      h("button", { type: "button", onclick: () => { app.handsSeat = seat; renderHands(app.state); } },
+        `${s.names[seat]}: ${cards.map((c) => cardName(c, s.rules)).join(" ")} ${"▢ ".repeat(Math.max(0, k - cards.length))}`));
+  });
+  fill($("#hands-rows"), rows);
+  const pad = $("#hands-pad");
+  if (!pad.childElementCount || pad.dataset.rules !== s.rules) {
+    pad.dataset.rules = s.rules;
+    fill(pad, s.cards.filter((c) => c !== "99x4").map((code) => h("button", {
+      type: "button", dataset: { handCard: code }, onclick: () => addHandCard(code),
+    }, /^\d+$/.test(code) ? code : cardName(code, s.rules))));
+  }
+  const full = need.sizes.every((k, seat) => k === null || app.handsDraft.hands[seat].length === k);
+  $("#hands-save").disabled = !full;
+}
+
+function addHandCard(code) {
+  const need = app.state && app.state.hands_needed;
+  if (!need || app.handsSeat === null || app.handsSeat < 0) return;
+  const hand = app.handsDraft.hands[app.handsSeat];
+  if (hand.length < need.sizes[app.handsSeat]) hand.push(code);
+  if (hand.length >= need.sizes[app.handsSeat]) {
+    const next = need.sizes.findIndex((k, seat) => k && app.handsDraft.hands[seat].length < k);
+    if (next >= 0) app.handsSeat = next;
+  }
+  renderHands(app.state);
+}
+
+// ------------------------------------------------------------------ setup
+
+function optionsFields(preset) {
+  const box = $("#setup-options");
+  const parts = [];
+  if (preset === "classic1980") {
+    parts.push(h("label", {}, h("span", { text: t("Scoring") }),
+      h("select", { id: "opt-scoring" }, h("option", { value: "tokens", text: t("tokens") }), h("option", { value: "points", text: t("points") }))));
+    parts.push(h("label", {}, h("span", { text: t("Points target") }), h("input", { id: "opt-target", type: "number", min: "1", value: "100", inputmode: "numeric" })));
+    parts.push(h("label", {}, h("span", { text: t("At the target") }),
+      h("select", { id: "opt-points_mode" }, h("option", { value: "elimination", text: t("reaching it puts a player out") }),
+        h("option", { value: "lowest", text: t("the game ends, fewest points wins") }))));
+    parts.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-zero_ending_99" }),
+      h("span", { text: t("{card} on totals ending in 0", { card: cardName("99", preset) }) })));
+  }
+  if (preset !== "mattel2022") {
+    parts.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-draw_penalty" }), h("span", { text: t("Draw penalty") })));
+  }
+  fill(box, parts.length ? [h("legend", { text: t("Options") }), ...parts] : [h("legend", { text: t("Options") }), h("p", { class: "hint", text: t("These rules have no options.") })]);
+  show(box, true);
+  const sc = $("#opt-scoring");
+  const sync = () => {
+    const points = sc && sc.value === "points";
+    for (const id of ["#opt-target", "#opt-points_mode"]) {
+      const el = $(id);
+      if (el) el.closest("label").hidden = !points;
+    }
+  };
+  if (sc) sc.addEventListener("change", sync);
+  sync();
+}
+
+function readOptions(preset) {
+  const o = {};
+  if (preset === "classic1980") {
+    o.scoring = $("#opt-scoring").value;
+    if (o.scoring === "points") {
+      o.target = Number($("#opt-target").value) || 100;
+      o.points_mode = $("#opt-points_mode").value;
+    }
+    if ($("#opt-zero_ending_99").checked) o.zero_ending_99 = true;
+  }
+  if (preset !== "mattel2022" && $("#opt-draw_penalty").checked) o.draw_penalty = true;
+  return o;
+}
+
+function nameInputs() {
+  return Array.from(document.querySelectorAll("#setup-names input"));
+}
+
+function setNames(names) {
+  fill($("#setup-names"), names.map((n, i) => h("li", {}, h("input", {
+    value: n, maxlength: "40", autocomplete: "off", "aria-label": `${t("Player")} ${i + 1}`,
+    oninput: refreshFirst,
+  }))));
+  refreshFirst();
+}
+
+function refreshFirst() {
+  const sel = $("#setup-first");
+  const keep = sel.value;
+  fill(sel, nameInputs().map((inp, i) => h("option", { value: String(i), text: inp.value || `${t("Player")} ${i + 1}` })));
+  if (keep && Number(keep) < nameInputs().length) sel.value = keep;
+  const [lo, hi] = PRESETS[$("#setup-rules").value] || [2, 8];
+  $("#add-player").disabled = nameInputs().length >= hi;
+  $("#remove-player").disabled = nameInputs().length <= lo;
+}
+
+function showSetup() {
+  main().dataset.view = "setup";
+  main().dataset.state = "{}";
+  show($("#play"), false);
+  show($("#setup"), true);
+  const rules = $("#setup-rules");
+  if (!rules.childElementCount) {
+    fill(rules, Object.keys(PRESETS).map((p) => h("option", { value: p, text: presetTitle(p) })));
+    rules.addEventListener("change", () => { optionsFields(rules.value); trimNames(); });
+    setNames([1, 2, 3].map((i) => `${t("Player")} ${i}`));
+  }
+  optionsFields(rules.value);
+  let last = null;
+  try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
+  show($("#continue-last"), Boolean(last));
+}
+
+function trimNames() {
+  const [, hi] = PRESETS[$("#setup-rules").value];
+  const names = nameInputs().map((i) => i.value).slice(0, hi);
+  setNames(names);
+}
+
+async function create(rules, players, first, options) {
+  setBusy(1);
+  try {
+    const data = await call("POST", "/api/companion", { rules, players, first, options });
+    app.id = data.id;
+    history.replaceState(null, "", `${location.pathname}${location.search}#g=${data.id}`);
+    showError("");
+    accept(data);
+    announce(data.announce || []);
+  } catch (e) {
+    showError(e.message);
+    if (!app.state) showSetup();
+  } finally {
+    setBusy(-1);
+  }
+}
+
+function deepLink() {
+  const q = new URLSearchParams(location.search);
+  if (!q.has("players")) return null;
+  const options = {};
+  for (const [k, v] of q.entries()) {
+    if (RESERVED.has(k)) continue;
+    try { options[k] = JSON.parse(v); } catch (_e) { options[k] = v; }
+  }
+  const players = q.get("players").split(",").map((s) => s.trim());
+  const first = Number.parseInt(q.get("first") || "0", 10);
+  return { rules: q.get("rules") || "mattel2022", players, first: Number.isNaN(first) ? 0 : first, options };
+}
+
+function hashId() {
+  const m = /(?:^#|&)g=([\w-]+)/.exec(location.hash);
+  return m ? m[1] : null;
+}
+
+// ------------------------------------------------------------------ start
+
+async function start() {
+  const sel = $("#lang-select");
+  fill(sel, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name })));
+  await setLanguage(initialLanguage());
+  sel.value = currentLanguage();
+  sel.addEventListener("change", () => setLanguage(sel.value));
+  onLanguageChange(() => {
+    sel.value = currentLanguage();
+    if (app.state) render(); else if (main().dataset.view === "setup") { $("#setup-rules").replaceChildren(); showSetup(); }
+    updateSpeechNote();
+  });
+
+  $("#speech-on").checked = speechEnabled();
+  $("#speech-on").addEventListener("change", (e) => setSpeechEnabled(e.target.checked));
+  $("#speech-test").addEventListener("click", () => {
+    const total = app.state ? app.state.total : 42;
+    speak(t("Total {total}", { total }), currentLanguage(), { force: true });
+  });
+  onVoices(updateSpeechNote);
+  updateSpeechNote();
+
+  $("#bust").addEventListener("click", () => send("tap", { tap: "bust" }));
+  $("#undo").addEventListener("click", () => send("undo"));
+  $("#redo").addEventListener("click", () => send("redo"));
+  $("#hands-clear").addEventListener("click", () => {
+    if (app.handsDraft && app.handsSeat !== null && app.handsSeat >= 0) app.handsDraft.hands[app.handsSeat] = [];
+    renderHands(app.state);
+  });
+  $("#hands-save").addEventListener("click", () => {
+    if (app.handsDraft) send("hands", { hands: app.handsDraft.hands, tap: app.handsDraft.tap });
+  });
+  $("#new-game").addEventListener("click", () => {
+    app.id = null;
+    app.state = null;
+    history.replaceState(null, "", location.pathname);
+    showSetup();
+  });
+  $("#continue-last").addEventListener("click", async () => {
+    let last = null;
+    try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
+    if (!last) return;
+    try {
+      await load(last);
+      history.replaceState(null, "", `${location.pathname}#g=${last}`);
+    } catch (e) { showError(e.message); }
+  });
+  $("#add-player").addEventListener("click", () => {
+    const names = nameInputs().map((i) => i.value);
+    names.push(`${t("Player")} ${names.length + 1}`);
+    setNames(names);
+  });
+  $("#remove-player").addEventListener("click", () => setNames(nameInputs().map((i) => i.value).slice(0, -1)));
+  $("#setup-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const rules = $("#setup-rules").value;
+    const players = nameInputs().map((i, k) => i.value.trim() || `${t("Player")} ${k + 1}`);
+    create(rules, players, Number($("#setup-first").value) || 0, readOptions(rules));
+  });
+  window.addEventListener("online", () => app.id && resyncSoon());
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && app.id) resyncSoon(); });
+
+  const id = hashId();
+  if (id) {
+    try {
+      await load(id);
+      return;
+    } catch (e) {
+      if (!(e instanceof HttpError)) { app.id = id; showError(t("Connection lost. Reconnecting…")); resyncSoon(); return; }
+      showError(e.message);
+    }
+  }
+  const link = deepLink();
+  if (link) {
+    await create(link.rules, link.players, link.first, link.options);
+    return;
+  }
+  showSetup();
+}
+
+start();

@@ -1,0 +1,222 @@
+"""The table companion (/companion) in a real browser: Debian's Chromium, a real
+``ono99 serve``. Whole real games (random legal moves of the engine) are entered card by
+card through the page's hooks (CONTRACTS.md "Companion"), and after every tap the page's
+``<main data-state>`` must hold the real game's public state. Screenshots of the page in
+Tamil and Burmese, phone-sized, land in ``tests/web/e2e/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from server_helpers import Server
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from ono99.i18n import translator
+from tracking_helpers import Move, feed, real_game
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}  # fmt: skip
+#: the fields checked after every tap (R-REC meanings)
+KEYS = ("total", "direction", "to_move", "owes_two", "out", "tokens", "round", "winner")
+
+
+def state(page: Any) -> dict[str, Any]:
+    return dict(json.loads(page.get_attribute("main", "data-state") or "{}"))
+
+
+def settle(page: Any, steps_before: int | None = None, timeout: float = 20_000) -> dict[str, Any]:
+    """Wait until no request is in flight (and the step count moved on, when given)."""
+    page.wait_for_function(
+        """(prev) => { const m = document.querySelector('main');
+            if (!m || m.dataset.busy === '1') return false;
+            const s = JSON.parse(m.dataset.state || '{}');
+            return s.steps !== undefined && (prev === null || s.steps !== prev); }""",
+        arg=steps_before,
+        timeout=timeout,
+    )
+    return state(page)
+
+
+def open_game(
+    chromium: Any, server: Server, rules: str, names: list[str], first: int,
+    options: dict[str, Any] | None = None, lang: str = "en", errors: list[str] | None = None,
+    **context: Any,
+) -> Any:  # fmt: skip
+    q: dict[str, str] = {"rules": rules, "players": ",".join(names), "first": str(first)}
+    for k, v in (options or {}).items():
+        q[k] = json.dumps(v) if not isinstance(v, str) else v
+    q["lang"] = lang
+    page = chromium.new_context(**context).new_page()
+    if errors is not None:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/companion?{urlencode(q)}")
+    settle(page)
+    return page
+
+
+def tap(page: Any, code: str) -> dict[str, Any]:
+    before = state(page)["steps"]
+    sel = '[data-action="bust"]' if code == "bust" else f'#pad [data-card="{code}"]'
+    page.click(sel)
+    return settle(page, before)
+
+
+def enter_hands(page: Any, move: Move) -> None:
+    """R-END-3: the cards left in each hand, through the page's quick entry."""
+    assert move.hands is not None
+    page.wait_for_selector("#hands-entry:not([hidden])")
+    need = state(page)["hands_needed"]
+    for seat, size in enumerate(need["sizes"]):
+        if not size:
+            continue
+        assert len(move.hands[seat]) == size
+        for code in move.hands[seat]:
+            page.click(f'#hands-pad [data-hand-card="{code}"]')
+    page.click("#hands-save")
+    page.wait_for_function(
+        """() => { const m = document.querySelector('main');
+            return m.dataset.busy === '0' && JSON.parse(m.dataset.state).hands_needed === null; }"""
+    )
+
+
+def play_through(page: Any, moves: list[Move], check: tuple[str, ...] = KEYS) -> int:
+    taps = 0
+    for i, mv in enumerate(moves):
+        taps += feed(mv, lambda code: tap(page, code) and None, lambda: state(page))
+        if mv.hands is not None:
+            enter_hands(page, mv)
+            check = (*check, "scores") if "scores" not in check else check
+        got = state(page)
+        for k in check:
+            assert got[k] == mv.state[k], (i, mv.code, k, got[k], mv.state[k])
+    return taps
+
+
+GAMES = [
+    ("mattel2022", None, 3, 11),
+    ("classic1980", None, 3, 2),
+    ("gamerules", None, 2, 5),
+    ("classic1980", {"scoring": "points", "target": 60}, 3, 4),
+]
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "seed"), GAMES)
+def test_a_whole_game_card_by_card(
+    chromium: Any, server: Server, rules: str, options: dict[str, Any] | None, players: int,
+    seed: int,
+) -> None:  # fmt: skip
+    """R-TURN-1, R-P2-6, R-END-1, R-END-2, R-END-3: a real game entered tap by tap through
+    the page; the page's data-state equals the real game's state after every tap."""
+    errors: list[str] = []
+    names = [f"P{i}" for i in range(players)]
+    first = seed % players
+    moves = list(real_game(rules, players, seed, options, first))
+    page = open_game(chromium, server, rules, names, first, options, errors=errors)
+    start = state(page)
+    assert start["total"] == 0 and start["to_move"] == first and start["steps"] == 0
+    play_through(page, moves)
+    final = state(page)
+    assert final["winner"] == moves[-1].state["winner"] and final["to_move"] is None
+    assert errors == []
+    page.context.close()
+
+
+def test_undo_back_to_the_start_and_forward_again(chromium: Any, server: Server) -> None:
+    """Undo every tap, back to the start, and redo every one: the states come back."""
+    moves = list(real_game("classic1980", 3, 7, None, 0))[:40]
+    page = open_game(chromium, server, "classic1980", ["Ana", "Bo", "Cy"], 0)
+    seen = [state(page)]
+    for mv in moves:
+        feed(mv, lambda code: tap(page, code) and None, lambda: state(page))
+        seen.append(state(page))
+    steps = state(page)["steps"]
+    history = {s["steps"]: s for s in seen}
+    for k in range(steps, 0, -1):
+        before = state(page)["steps"]
+        page.click('[data-action="undo"]')
+        got = settle(page, before)
+        assert got["steps"] == k - 1
+        if got["steps"] in history:
+            assert {x: got[x] for x in KEYS} == {x: history[got["steps"]][x] for x in KEYS}
+    assert state(page)["total"] == 0 and page.is_disabled('[data-action="undo"]')
+    for _ in range(steps):
+        before = state(page)["steps"]
+        page.click('[data-action="redo"]')
+        got = settle(page, before)
+        if got["steps"] in history:
+            assert {x: got[x] for x in KEYS} == {x: history[got["steps"]][x] for x in KEYS}
+    assert state(page)["steps"] == steps and page.is_disabled('[data-action="redo"]')
+    page.context.close()
+
+
+def test_reload_and_server_restart_lose_nothing(chromium: Any, fresh_server: Server) -> None:
+    """The game lives on the server (its id in the URL): a reload mid-game, and a server
+    killed and started again mid-game, come back to the same state and play on."""
+    moves = list(real_game("mattel2022", 4, 3, None, 1))
+    page = open_game(chromium, fresh_server, "mattel2022", ["Ana", "Bo", "Cy", "Di"], 1)
+    play_through(page, moves[:15])
+    mid = state(page)
+    url = page.url
+    assert "#g=" in url
+    page.reload()
+    assert {k: settle(page)[k] for k in KEYS} == {k: mid[k] for k in KEYS}
+    play_through(page, moves[15:25])
+    mid = state(page)
+    fresh_server.stop(kill=True)
+    page.click('#pad [data-card="0"]')  # the server is gone: the tap is refused, nothing changes
+    page.wait_for_selector("#error:not([hidden])")
+    assert state(page)["steps"] == mid["steps"]
+    fresh_server.start()  # on a new port: open the same game there
+    page.goto(fresh_server.url + "/companion" + url[url.index("#") :])
+    assert {k: settle(page)[k] for k in KEYS} == {k: mid[k] for k in KEYS}
+    play_through(page, moves[25:])
+    assert state(page)["winner"] == moves[-1].state["winner"]
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["ta", "my"])
+def test_phone_page_in_tamil_and_burmese(
+    chromium: Any, server: Server, artifacts: Path, lang: str
+) -> None:
+    """The page on a phone in Tamil and Burmese: words from the catalogs, nothing wider
+    than the screen; screenshots of the setup and of a game in progress to look at."""
+    tr = translator(lang).gettext
+    page = chromium.new_context(**PHONE).new_page()
+    page.goto(f"{server.url}/companion?lang={lang}")
+    page.wait_for_selector("#setup:not([hidden])")
+    assert page.get_attribute("html", "lang") == lang
+    assert page.inner_text("#setup-form label span") == tr("Rules")
+    legend = page.inner_text("#setup-names-legend")
+    assert legend == tr("Names in seat order, clockwise") != "Names in seat order, clockwise"
+    page.screenshot(path=str(artifacts / f"companion-setup-{lang}.png"), full_page=True)
+    page.context.close()
+    names = ["அருண்", "Bo", "Cy"] if lang == "ta" else ["မောင်မောင်", "Bo", "Cy"]
+    page = open_game(chromium, server, "mattel2022", names, 0, lang=lang, **PHONE)
+    for code in ["7", "P2", "R", "10", "9"]:
+        tap(page, code)
+    s = state(page)
+    assert s["total"] == 26 and s["owes_two"] == 1
+    turn = page.inner_text("#turn")
+    assert tr("{name} to play").replace("{name}", names[1]) in turn
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    page.screenshot(path=str(artifacts / f"companion-{lang}.png"), full_page=True)
+    page.context.close()
+
+
+def test_bad_links_and_taps_change_nothing(chromium: Any, server: Server) -> None:
+    """A 99 in mattel2022 is refused with the engine's reason (R-99-1); the state stays."""
+    page = open_game(chromium, server, "mattel2022", ["Ana", "Bo"], 0)
+    page.click('#pad [data-card="99"]')
+    page.wait_for_selector("#error:not([hidden])")
+    assert "R-99-1" in page.inner_text("#error") and state(page)["steps"] == 0
+    page.goto(f"{server.url}/companion?rules=mattel2022&players=A")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "R-SET-5" in page.inner_text("#error")
+    page.context.close()
