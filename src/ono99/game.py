@@ -338,7 +338,8 @@ class Game:
         """Make ``action`` (an int or a code such as ``"P2"``); returns the seat that
         made it. An illegal action raises :class:`IllegalAction` naming the rule and
         changes nothing (:meth:`verify` checks without making it)."""
-        action = self._action(action)
+        if type(action) is not int or not 0 <= action <= DRAW or self._to_move < 0:
+            action = self._action(action)  # a code to parse, or an error (the hot path skips it)
         if self.round < len(self.given_deals):
             # The next round's given deal is checked against the seats still in
             # the game only when it is dealt: a bad one raises RecordError and
