@@ -195,18 +195,19 @@ def test_phone_page_in_tamil_and_burmese(
     legend = page.inner_text("#setup-names-legend")
     assert legend == tr("Names in seat order, clockwise") != "Names in seat order, clockwise"
     page.screenshot(path=str(artifacts / f"companion-setup-{lang}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.context.close()
     names = ["அருண்", "Bo", "Cy"] if lang == "ta" else ["မောင်မောင်", "Bo", "Cy"]
     page = open_game(chromium, server, "mattel2022", names, 0, lang=lang, **PHONE)
-    for code in ["7", "P2", "R", "10", "9"]:
+    for code in ["7", "P2", "R", "10"]:
         tap(page, code)
     s = state(page)
-    assert s["total"] == 26 and s["owes_two"] == 1
+    assert s["total"] == 17 and s["owes_two"] == 1 and s["to_move"] == 1
     turn = page.inner_text("#turn")
     assert tr("{name} to play").replace("{name}", names[1]) in turn
+    page.screenshot(path=str(artifacts / f"companion-{lang}.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
-    page.screenshot(path=str(artifacts / f"companion-{lang}.png"), full_page=True)
     page.context.close()
 
 
