@@ -153,3 +153,28 @@ def test_setup_errors() -> None:
         Tracker("mattel2022", ["a", "b"], first=2)
     t = Tracker("classic1980", ["a", "b", "c"], first=2)
     assert t.state()["to_move"] == 2
+
+
+def test_ono99_replay_tells_a_tracked_game(tmp_path: Any) -> None:
+    """R-REC: ``ono99 replay`` takes a tracked game's record (docs/companion.md): told move
+    by move, its final state with --json (hands unknown), a bad move named by its index."""
+    import json
+    import subprocess
+    import sys
+
+    t = _follow("classic1980", 3, 5, {"scoring": "points"})
+    path = tmp_path / "tracked.json"
+    path.write_text(json.dumps(t.record()), encoding="utf-8")
+    run = [sys.executable, "-m", "ono99", "replay", str(path)]
+    told = subprocess.run(run, capture_output=True, text=True, check=True).stdout
+    assert "P0 plays" in told and "wins the game" in told
+    final = json.loads(subprocess.run([*run, "--json"], capture_output=True, text=True).stdout)
+    want = t.state()
+    assert final["tracking"] is True and final["hands"] == [None, None, None]
+    for key in ("total", "out", "scores", "round", "winner"):
+        assert final[key] == want[key]
+    bad = tmp_path / "bad.json"
+    rec = {"tracking": True, "rules": "mattel2022", "players": ["a", "b"], "moves": ["7", "99"]}
+    bad.write_text(json.dumps(rec), encoding="utf-8")
+    out = subprocess.run([*run[:-1], str(bad), "--json"], capture_output=True, text=True)
+    assert out.returncode == 2 and json.loads(out.stdout)["move"] == 1

@@ -184,9 +184,11 @@ class Tracker:
         nothing when the tap is not possible."""
         events = self._apply_tap(code, len(self.taps))
         self.taps.append(code)
-        self.redo_taps.clear()
-        for k in [k for k in self.hands if k >= len(self.taps)]:
-            del self.hands[k]
+        if self.redo_taps:
+            # a new branch: the hands entered for the taps taken back go with them
+            self.redo_taps.clear()
+            for k in [k for k in self.hands if k >= len(self.taps)]:
+                del self.hands[k]
         self.last_events = events
         return events
 

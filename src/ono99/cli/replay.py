@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -29,6 +29,26 @@ def _read(path: str) -> str:
         raise RecordError(N_("{path} is a directory, not a game record"), path=path) from None
     except (OSError, UnicodeDecodeError) as e:
         raise RecordError(N_("cannot read {path}: {reason}"), path=path, reason=str(e)) from None
+
+
+def _read_or_fail(path: str, as_json: bool) -> str:
+    try:
+        return _read(path)
+    except RecordError as e:
+        if as_json:
+            print(json.dumps({"error": str(e), "move": None}))
+        raise fail(translate_error(e)) from None
+
+
+def _tracking_record(text: str) -> dict[str, Any] | None:
+    """The parsed record when ``text`` is a tracked game's record, else None."""
+    from ono99.tracking import is_tracking_record
+
+    try:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except (ValueError, RecursionError):
+        return None
+    return data if is_tracking_record(data) else None
 
 
 def _is_move_code(move: object) -> bool:
@@ -62,8 +82,14 @@ def replay(
     if engine == "fast":
         raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
     use_language(lang)
+    text = _read_or_fail(file, as_json)
+    tracked = _tracking_record(text)
+    if tracked is not None:  # a table companion's game (docs/companion.md)
+        from ono99.cli.replay_tracking import replay_tracking
+
+        raise typer.Exit(replay_tracking(tracked, as_json))
     try:
-        rec: ParsedRecord = load_record(_read(file))
+        rec: ParsedRecord = load_record(text)
         game = rec.new_game(events=not as_json)
     except (RecordError, RulesError) as e:
         if as_json:
