@@ -54,6 +54,10 @@ def serve(
         host=host,
         port=port,
         ws_max_size=BODY_LIMIT,
+        # No permessage-deflate: compressing every state message for every connection
+        # cost more CPU than anything else per move in benchmarks/load.py (README "Web
+        # server load"); the messages are a few KiB.
+        ws_per_message_deflate=False,
         log_level="warning",
         access_log=False,  # websocket URLs carry tokens: never logged
         proxy_headers=True,

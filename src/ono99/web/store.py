@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -25,6 +26,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     select,
@@ -130,6 +132,10 @@ class StoredTable:
     moves: list[str] = field(default_factory=list)
 
 
+#: one stored move: (table id, move index, move code, version, game over)
+MoveRow = tuple[str, int, str, int, bool]
+
+
 class CodeTaken(Exception):
     """The table id or code is already in use (retry with another)."""
 
@@ -205,6 +211,42 @@ class Store:
                 .where(tables_t.c.id == table_id)
                 .values(version=version, finished=finished)
             )
+
+    def add_moves(self, items: list[MoveRow]) -> list[Exception | None]:
+        """Store several tables' moves in one transaction (group commit): one entry per
+        item, None when it was stored. When the batch as a whole fails each item is tried
+        on its own, so one bad item (a move index another process took first: CodeTaken)
+        fails only itself."""
+        if not items:
+            return []
+        try:
+            with self.engine.begin() as c:
+                self._insert_moves(c, items)
+            return [None] * len(items)
+        except Exception:
+            if len(items) == 1:
+                raise
+        out: list[Exception | None] = []
+        for item in items:
+            try:
+                with self.engine.begin() as c:
+                    self._insert_moves(c, [item])
+                out.append(None)
+            except Exception as e:
+                out.append(e)
+        return out
+
+    def _insert_moves(self, c: Connection, items: list[MoveRow]) -> None:
+        c.execute(
+            moves_t.insert(),
+            [{"table_id": t, "idx": i, "move": m, "version": v} for t, i, m, v, _f in items],
+        )
+        c.execute(
+            update(tables_t)
+            .where(tables_t.c.id == bindparam("tid"))
+            .values(version=bindparam("v"), finished=bindparam("f")),
+            [{"tid": t, "v": v, "f": f} for t, _i, _m, v, f in items],
+        )
 
     def set_next_table(self, table_id: str, next_id: str) -> None:
         with self.engine.begin() as c:

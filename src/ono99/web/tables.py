@@ -30,7 +30,7 @@ from ono99.i18n import N_
 from ono99.records import to_record
 from ono99.web.announce import catalog, event_json, translate
 from ono99.web.protocol import NAME_LIMIT, CreateTable, MoveMsg
-from ono99.web.store import CodeTaken, Store, StoredSeat, StoredTable, token_hash
+from ono99.web.store import CodeTaken, MoveRow, Store, StoredSeat, StoredTable, token_hash
 
 __all__ = ["Hub", "Table", "Conn", "Settings", "WebError"]
 
@@ -44,6 +44,8 @@ CODE_LENGTH = 6
 CATCHUP_EVENTS = 30
 #: messages waiting for one slow connection before it is dropped
 QUEUE_LIMIT = 1000
+#: the most moves stored in one transaction
+WRITE_BATCH = 500
 
 
 class WebError(Exception):
@@ -265,7 +267,9 @@ class Table:
 
     # ------------------------------------------------------------------ broadcast
 
-    def _message(self, conn: Conn, ack: Any = None) -> dict[str, Any]:
+    def _message(
+        self, conn: Conn, ack: Any = None, info: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         g = self.game
         events: list[dict[str, Any]] = []
         catchup = conn.fresh
@@ -284,7 +288,7 @@ class Table:
             "type": "state",
             "version": self.version,
             "view": self.view_for(conn.seat),
-            "table": self.info(self.hub.base_url),
+            "table": self.info(self.hub.base_url) if info is None else info,
             "events": events,
             "catchup": catchup,
         }
@@ -293,8 +297,11 @@ class Table:
         return msg
 
     def _broadcast(self, acker: Conn | None = None, ack: Any = None) -> None:
+        if not self.conns:
+            return
+        info = self.info(self.hub.base_url)  # the same for every connection
         for c in list(self.conns):
-            c.send(self._message(c, ack if c is acker else None))
+            c.send(self._message(c, ack if c is acker else None, info))
 
     def _bump(self, game_change: bool) -> None:
         self.version += 1
@@ -438,10 +445,9 @@ class Table:
         after.apply(action)
         version = self.version + 1
         try:
-            await self.hub.db(
-                self.hub.store.add_move, self.id, len(g.moves), action_code(action), version,
-                after.is_over,
-            )  # fmt: skip
+            await self.hub.write_move(
+                (self.id, len(g.moves), action_code(action), version, after.is_over)
+            )
         except Exception:
             log.exception("table %s: storing a move failed", self.id)
             raise WebError(503, N_("the move could not be saved; try again")) from None
@@ -559,6 +565,33 @@ class Hub:
         )
         self._bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ono99-bot")
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._writes: list[tuple[MoveRow, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def write_move(self, row: MoveRow) -> None:
+        """Store one move; returns once it is committed. Moves that arrive while a commit
+        is running wait for the next one and go in together (group commit): one
+        transaction for many tables, and still every move stored before it is told."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writes.append((row, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop())
+        await fut
+
+    async def _write_loop(self) -> None:
+        while self._writes:
+            batch, self._writes = self._writes[:WRITE_BATCH], self._writes[WRITE_BATCH:]
+            try:
+                results = await self.db(self.store.add_moves, [row for row, _ in batch])
+            except Exception as e:
+                results = [e] * len(batch)
+            for (_row, fut), err in zip(batch, results, strict=True):
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(err)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
@@ -667,6 +700,9 @@ class Hub:
     async def close(self) -> None:
         for t in list(self.tables.values()):
             await t.close()
+        if self._writer is not None:
+            with contextlib.suppress(BaseException):
+                await self._writer
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
         self.store.close()
