@@ -30,9 +30,18 @@ def serve(
         import uvicorn
 
         from ono99.web.app import BODY_LIMIT, create_app
+        from ono99.web.limits import LimitError, Limits
         from ono99.web.store import default_db_url, engine_url
     except ModuleNotFoundError:
         raise fail(_("the web table needs its extra: pip install 'ono99[web]'")) from None
+    try:
+        limits = Limits.from_env()  # docs/deploy.md "Limits"
+    except LimitError as e:
+        raise fail(
+            _('bad value {value} for {name} (see "Limits" in docs/deploy.md)').format(
+                value=repr(e.value), name=e.name
+            )
+        ) from None
     url = db or default_db_url()
     try:
         engine_url(url)
@@ -50,7 +59,7 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(_("ONO 99 web table on http://{host}:{port}/").format(host=host, port=port), flush=True)
     uvicorn.run(
-        create_app(url),
+        create_app(url, limits=limits),
         host=host,
         port=port,
         ws_max_size=BODY_LIMIT,

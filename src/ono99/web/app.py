@@ -27,6 +27,18 @@ from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, N_
 from ono99.web.announce import catalog, pick_language, translate
 from ono99.web.companion import make_router as make_companion_router
+from ono99.web.limits import (
+    FLOODING,
+    TOO_LARGE,
+    TOO_MANY_MESSAGES,
+    Guard,
+    Limits,
+    RateLimit,
+    SocketGuard,
+    Verdict,
+    client_ip,
+    hide_tokens,
+)
 from ono99.web.protocol import (
     CreateTable,
     HelloMsg,
@@ -64,7 +76,65 @@ def _lang(request: Request) -> str:
 
 
 def _error(request: Request, status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(text.split())}, status_code=status)
+    return JSONResponse({"error": _one_line(text)}, status_code=status)
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line, as valid UTF-8 (a client's lone surrogate becomes "?")."""
+    return " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
+
+
+#: the page runs only its own files: nothing a name or a message holds can run as script
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {"error": {"type": "string"}},
+    "required": ["error"],
+}
+
+
+def _documented(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI text of a route whose JSON body ``_body`` reads as ``model``, and of its
+    error answers (``/api/openapi.json``: what schemathesis fuzzes)."""
+    error = {"content": {"application/json": {"schema": ERROR_SCHEMA}}}
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        },
+        "responses": {
+            "400": {"description": "bad body", **error},
+            "404": {"description": "unknown table or wrong token", **error},
+            "409": {"description": "not in this phase", **error},
+            "413": {"description": "body over 64 KiB", **error},
+            "429": {"description": "too many requests", **error},
+        },
+    }
+
+
+def _message_id(value: Any) -> int | str | None:
+    """A client's message ``id`` as it may be echoed (docs/protocol.md), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and -(2**53) < value < 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= 64:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        return value
+    return None
 
 
 def _validation_text(request: Request, errors: Any) -> str:
@@ -133,15 +203,19 @@ class _TooBig(Exception):
     pass
 
 
-def create_app(db_url: str, *, load: bool = True) -> FastAPI:
-    """The web table application on the database at ``db_url``."""
+def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) -> FastAPI:
+    """The web table application on the database at ``db_url``; ``limits`` default to
+    the ``ONO99_...`` environment variables (``Limits.from_env``)."""
     state: dict[str, Hub] = {}
+    guard = Guard(Limits.from_env() if limits is None else limits)
+    hide_tokens()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url)
         hub = Hub(store)
         state["hub"] = hub
+        _app.state.hub = hub
         if load:
             n = await hub.load_all()
             log.info("ono99: %d unfinished tables loaded", n)
@@ -159,6 +233,8 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
     )
 
     app.add_middleware(BodyLimit, limit=BODY_LIMIT)
+    app.add_middleware(RateLimit, guard=guard)  # outermost: before the body is read
+    app.state.guard = guard
 
     def hub() -> Hub:
         return state["hub"]
@@ -207,8 +283,8 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
     def _index() -> Response:
         index = STATIC_DIR / "index.html"
         if index.is_file():
-            return FileResponse(index, media_type="text/html")
-        return HTMLResponse(PLACEHOLDER)
+            return FileResponse(index, media_type="text/html", headers=PAGE_HEADERS)
+        return HTMLResponse(PLACEHOLDER, headers=PAGE_HEADERS)
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
@@ -244,7 +320,7 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
             raise no_table()
         return table
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, openapi_extra=_documented(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
         body = await _body(request, CreateTable)
         settings = Settings.from_request(body)
@@ -270,19 +346,21 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
             raise no_table()
         return table.info(str(request.base_url))
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", openapi_extra=_documented(JoinTable))
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         body = await _body(request, JoinTable)
         seat, token = await (await _table(table_id)).join(body.name)
         return {"seat": seat, "token": token}
 
-    @app.post("/api/tables/{table_id}/start")
+    @app.post("/api/tables/{table_id}/start", openapi_extra=_documented(TokenBody))
     async def start(table_id: str, request: Request) -> dict[str, Any]:
         body = await _body(request, TokenBody)
         version = await (await _table(table_id)).start(body.token)
         return {"ok": True, "version": version}
 
-    @app.post("/api/tables/{table_id}/rematch", status_code=201)
+    @app.post(
+        "/api/tables/{table_id}/rematch", status_code=201, openapi_extra=_documented(TokenBody)
+    )
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         body = await _body(request, TokenBody)
         nxt, seat, token = await hub().rematch(await _table(table_id), body.token)
@@ -317,7 +395,23 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
     async def ws(websocket: WebSocket, table_id: str) -> None:
         lang = pick_language(websocket.query_params.get("lang"))
         token = websocket.query_params.get("token")
+        ip = client_ip(websocket.scope)
+        refused = guard.open_socket(ip)
         await websocket.accept()
+        if refused is not None:
+            text = catalog(lang).gettext(refused[0])
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({"type": "error", "error": text}))
+                await websocket.close(code=refused[1])
+            return
+        try:
+            await _session(websocket, table_id, token, lang, guard.socket(ip))
+        finally:
+            guard.close_socket(ip)
+
+    async def _session(
+        websocket: WebSocket, table_id: str, token: str | None, lang: str, sock: SocketGuard
+    ) -> None:
         table = await hub().get(table_id)
         seat = None
         if table is not None and token is not None:
@@ -326,14 +420,16 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
                 table = None
         if table is None:
             err = no_table()
-            await websocket.send_text(json.dumps({"type": "error", "error": err.text(lang)}))
-            await websocket.close(code=4404)
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await websocket.send_text(json.dumps({"type": "error", "error": err.text(lang)}))
+                await websocket.close(code=4404)
             return
         conn = Conn(seat, lang)
-        writer = asyncio.create_task(_writer(websocket, conn))
+        close_code = [1000]
+        writer = asyncio.create_task(_writer(websocket, conn, close_code))
         await table.connect(conn)
         try:
-            await _reader(websocket, table, conn)
+            close_code[0] = await _reader(websocket, table, conn, sock)
         finally:
             await table.disconnect(conn)
             conn.queue.put_nowait(None)
@@ -343,7 +439,7 @@ def create_app(db_url: str, *, load: bool = True) -> FastAPI:
     return app
 
 
-async def _writer(websocket: WebSocket, conn: Conn) -> None:
+async def _writer(websocket: WebSocket, conn: Conn, close_code: list[int]) -> None:
     try:
         while True:
             msg = await conn.queue.get()
@@ -355,32 +451,46 @@ async def _writer(websocket: WebSocket, conn: Conn) -> None:
     finally:
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await websocket.close(code=close_code[0])
 
 
-async def _reader(websocket: WebSocket, table: Table, conn: Conn) -> None:
+async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGuard) -> int:
+    """Read the client's messages until it goes (1000) or keeps flooding (the close
+    code, after an error that says so)."""
     while True:
         try:
             frame = await websocket.receive()
         except (WebSocketDisconnect, RuntimeError):
-            return
+            return 1000
         if frame["type"] == "websocket.disconnect":
-            return
+            return 1000
         text = frame.get("text")
+        raw = frame.get("bytes")
+        if text is not None:
+            size = len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+        else:
+            size = len(raw or b"")
+        verdict = sock.admit(size)
+        if verdict is Verdict.DROP:
+            continue
+        if verdict is Verdict.CLOSE:
+            _reply_error(table, conn, FLOODING)
+            return 1008
+        if verdict is Verdict.SLOW_DOWN:
+            _reply_error(table, conn, TOO_MANY_MESSAGES)
+            continue
+        if verdict is Verdict.TOO_LARGE:
+            _reply_error(table, conn, TOO_LARGE)
+            continue
         if text is None:
             _reply_error(table, conn, N_("messages must be JSON text"))
-            continue
-        if len(text) > BODY_LIMIT:
-            _reply_error(table, conn, N_("the message is too large"))
             continue
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
             _reply_error(table, conn, N_("the message is not JSON"))
             continue
-        msg_id = data.get("id") if isinstance(data, dict) else None
-        if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
-            msg_id = None
+        msg_id = _message_id(data.get("id") if isinstance(data, dict) else None)
         try:
             msg = client_message(data)
         except ValidationError as e:
@@ -392,10 +502,10 @@ async def _reader(websocket: WebSocket, table: Table, conn: Conn) -> None:
                 {
                     "type": "error",
                     "error": tr.gettext(N_("malformed message: {detail}")).format(
-                        detail=" ".join(detail.split())[:200]
+                        detail=_one_line(detail)[:200]
                     ),
                     "version": table.version,
-                    **({"id": msg_id} if isinstance(msg_id, (int, str)) else {}),
+                    **({"id": msg_id} if msg_id is not None else {}),
                 }
             )
             continue

@@ -10,7 +10,16 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+)
 
 __all__ = [
     "BOT_LEVELS",
@@ -32,7 +41,18 @@ BOT_LEVELS = ("easy", "medium", "hard", "expert")
 #: the most characters of a name (as in game records)
 NAME_LIMIT = 40
 
-MsgId = StrictInt | Annotated[StrictStr, Field(max_length=64)]
+
+def _utf8(text: str) -> str:
+    text.encode("utf-8")  # a lone surrogate cannot be sent back: a ValueError
+    return text
+
+
+#: ids and versions stay within the integers a browser's JSON keeps exactly
+SAFE_INT = 2**53
+MsgId = (
+    Annotated[StrictInt, Field(gt=-SAFE_INT, lt=SAFE_INT)]
+    | Annotated[StrictStr, Field(max_length=64), AfterValidator(_utf8)]
+)
 Seconds = Annotated[float, Field(allow_inf_nan=False)]
 
 
@@ -73,7 +93,7 @@ class MoveMsg(_In):
 
     type: Literal["move"]
     move: Annotated[StrictStr, Field(max_length=8)]
-    version: StrictInt
+    version: Annotated[StrictInt, Field(gt=-SAFE_INT, lt=SAFE_INT)]
     id: MsgId | None = None
 
 

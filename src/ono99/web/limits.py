@@ -1,0 +1,343 @@
+"""What one client may send to ``ono99 serve``: message size, message and request rates,
+open websockets (docs/protocol.md "Limits", docs/deploy.md "Limits").
+
+Every limit is a token bucket or a counter kept per connection or per client address
+(``scope["client"]``: behind a proxy, the address uvicorn read from ``X-Forwarded-For`` of
+a trusted proxy). The defaults leave a person at a table far below every limit; each one is
+set by an environment variable (``ONO99_...``, see ``ENV``), 0 meaning no limit, and
+``ONO99_LIMITS=off`` turns the rate and connection limits off (load tests from one address).
+
+A refused HTTP request is a 429 ``{"error": ...}``; a refused websocket is told
+``{"type": "error", "error": ...}`` and closed (4429: this address, 1013: the server is
+full); a message over the rate gets one error, the ones after it in the same flood are
+dropped, and a connection that keeps flooding is told so and closed with 1008.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ono99.i18n import N_
+from ono99.web.announce import catalog, pick_language
+
+__all__ = [
+    "ENV",
+    "Guard",
+    "LimitError",
+    "Limits",
+    "RateLimit",
+    "SocketGuard",
+    "Verdict",
+    "client_ip",
+    "hide_tokens",
+]
+
+#: the largest websocket frame the server reads at all (uvicorn's ``ws_max_size``)
+FRAME_LIMIT = 64 * 1024
+#: client addresses whose buckets are kept at most (idle full ones are forgotten first)
+MAX_TRACKED = 50_000
+
+TOO_MANY_REQUESTS = N_("too many requests; slow down")
+TOO_MANY_MESSAGES = N_("too many messages; slow down")
+FLOODING = N_("too many messages: the connection is closed")
+TOO_MANY_SOCKETS = N_("too many connections from your address")
+SERVER_FULL = N_("the server is full; try again later")
+TOO_LARGE = N_("the message is too large")
+
+#: websocket close codes
+CLOSE_ADDRESS = 4429  # this address: too many connections or handshakes
+CLOSE_FULL = 1013  # try again later: the server is full
+CLOSE_FLOOD = 1008  # policy violation: kept flooding
+
+
+class LimitError(ValueError):
+    """A bad ``ONO99_...`` value: ``name`` and the text it held."""
+
+    def __init__(self, name: str, value: str) -> None:
+        super().__init__(f"{name}={value!r}")
+        self.name = name
+        self.value = value
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit; a rate or a count of 0 means no limit."""
+
+    #: the largest client message, in bytes of UTF-8 (at most ``FRAME_LIMIT``)
+    max_message: int = 4096
+    #: messages per second (sustained) and in a burst, one websocket
+    ws_rate: float = 20.0
+    ws_burst: float = 60.0
+    #: messages per second and in a burst, all websockets of one address together
+    ip_ws_rate: float = 100.0
+    ip_ws_burst: float = 300.0
+    #: HTTP requests and websocket handshakes per second and in a burst, one address
+    ip_http_rate: float = 20.0
+    ip_http_burst: float = 200.0
+    #: open websockets of one address, and of the whole server
+    ip_sockets: int = 100
+    sockets: int = 10_000
+    #: refused messages in a row before a websocket is closed
+    flood_strikes: int = 100
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No rate or connection limit (the message size still holds)."""
+        return cls(
+            ws_rate=0, ws_burst=0, ip_ws_rate=0, ip_ws_burst=0, ip_http_rate=0,
+            ip_http_burst=0, ip_sockets=0, sockets=0, flood_strikes=0,
+        )  # fmt: skip
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
+        """The limits that ``ONO99_...`` variables set (LimitError for a bad value)."""
+        env = os.environ if env is None else env
+        switch = env.get("ONO99_LIMITS", "").strip().lower()
+        if switch not in ("", "on", "off"):
+            raise LimitError("ONO99_LIMITS", env["ONO99_LIMITS"])
+        base = cls.off() if switch == "off" else cls()
+        changes: dict[str, Any] = {}
+        types = {f.name: f.type for f in fields(cls)}
+        for name, attr in ENV.items():
+            raw = env.get(name)
+            if raw is None or not raw.strip():
+                continue
+            try:
+                value = float(raw)
+            except ValueError:
+                raise LimitError(name, raw) from None
+            if not math.isfinite(value) or value < 0 or value > 1e9:
+                raise LimitError(name, raw)
+            if types[attr] in ("int", int):
+                if value != int(value):
+                    raise LimitError(name, raw)
+                changes[attr] = int(value)
+            else:
+                changes[attr] = value
+        limits = replace(base, **changes)
+        if not 1 <= limits.max_message <= FRAME_LIMIT:
+            raise LimitError("ONO99_MAX_MESSAGE", env.get("ONO99_MAX_MESSAGE", ""))
+        return limits
+
+
+#: environment variable -> ``Limits`` field
+ENV = {
+    "ONO99_MAX_MESSAGE": "max_message",
+    "ONO99_WS_RATE": "ws_rate",
+    "ONO99_WS_BURST": "ws_burst",
+    "ONO99_IP_WS_RATE": "ip_ws_rate",
+    "ONO99_IP_WS_BURST": "ip_ws_burst",
+    "ONO99_IP_HTTP_RATE": "ip_http_rate",
+    "ONO99_IP_HTTP_BURST": "ip_http_burst",
+    "ONO99_IP_SOCKETS": "ip_sockets",
+    "ONO99_SOCKETS": "sockets",
+    "ONO99_FLOOD_STRIKES": "flood_strikes",
+}
+
+
+class Bucket:
+    """A token bucket: ``rate`` tokens a second up to ``burst``; rate 0: never empty."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate = rate
+        self.burst = max(burst, 1.0)
+        self.tokens = self.burst
+        self.stamp = now
+
+    def take(self, now: float) -> bool:
+        if self.rate <= 0:
+            return True
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+class Buckets:
+    """One bucket per client address, forgetting idle full ones when there are many."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.by_ip: dict[str, Bucket] = {}
+
+    def take(self, ip: str, now: float) -> bool:
+        if self.rate <= 0:
+            return True
+        bucket = self.by_ip.get(ip)
+        if bucket is None:
+            if len(self.by_ip) >= MAX_TRACKED:
+                self._prune(now)
+            bucket = self.by_ip[ip] = Bucket(self.rate, self.burst, now)
+        return bucket.take(now)
+
+    def _prune(self, now: float) -> None:
+        self.by_ip = {ip: b for ip, b in self.by_ip.items() if not b.full(now)}
+        if len(self.by_ip) >= MAX_TRACKED:  # all busy: keep the most recent half
+            recent = sorted(self.by_ip.items(), key=lambda kv: kv[1].stamp)
+            self.by_ip = dict(recent[len(recent) // 2 :])
+
+
+class Verdict(Enum):
+    """What the reader does with one websocket message."""
+
+    OK = "ok"
+    TOO_LARGE = "too large"  # reply an error
+    SLOW_DOWN = "slow down"  # over the rate: reply an error (the first of a flood)
+    DROP = "drop"  # over the rate again: drop it silently
+    CLOSE = "close"  # kept flooding: say so and close
+
+
+class SocketGuard:
+    """The limits of one open websocket."""
+
+    def __init__(self, guard: Guard, ip: str) -> None:
+        self.guard = guard
+        self.ip = ip
+        lim = guard.limits
+        self.bucket = Bucket(lim.ws_rate, lim.ws_burst, time.monotonic())
+        self.strikes = 0
+
+    def admit(self, size: int) -> Verdict:
+        """The verdict on one message of ``size`` bytes."""
+        lim = self.guard.limits
+        now = time.monotonic()
+        ok = self.bucket.take(now) and self.guard.ws_msgs.take(self.ip, now)
+        if ok and size <= lim.max_message:
+            self.strikes = 0
+            return Verdict.OK
+        self.strikes += 1
+        if lim.flood_strikes and self.strikes >= lim.flood_strikes:
+            return Verdict.CLOSE
+        if not ok:
+            return Verdict.SLOW_DOWN if self.strikes == 1 else Verdict.DROP
+        return Verdict.TOO_LARGE
+
+
+class Guard:
+    """The limits of one server: buckets per address, open websockets."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.http = Buckets(limits.ip_http_rate, limits.ip_http_burst)
+        self.ws_msgs = Buckets(limits.ip_ws_rate, limits.ip_ws_burst)
+        self.open_by_ip: dict[str, int] = {}
+        self.open_total = 0
+
+    def request(self, ip: str) -> bool:
+        """Whether ``ip`` may make one more HTTP request or websocket handshake."""
+        return self.http.take(ip, time.monotonic())
+
+    def open_socket(self, ip: str) -> tuple[str, int] | None:
+        """Count one more websocket of ``ip``; or the refusal (message template, close
+        code), and then nothing is counted."""
+        lim = self.limits
+        if not self.request(ip):
+            return TOO_MANY_REQUESTS, CLOSE_ADDRESS
+        if lim.sockets and self.open_total >= lim.sockets:
+            return SERVER_FULL, CLOSE_FULL
+        if lim.ip_sockets and self.open_by_ip.get(ip, 0) >= lim.ip_sockets:
+            return TOO_MANY_SOCKETS, CLOSE_ADDRESS
+        self.open_by_ip[ip] = self.open_by_ip.get(ip, 0) + 1
+        self.open_total += 1
+        return None
+
+    def close_socket(self, ip: str) -> None:
+        n = self.open_by_ip.get(ip, 0) - 1
+        if n > 0:
+            self.open_by_ip[ip] = n
+        else:
+            self.open_by_ip.pop(ip, None)
+        self.open_total = max(0, self.open_total - 1)
+
+    def socket(self, ip: str) -> SocketGuard:
+        return SocketGuard(self, ip)
+
+
+def client_ip(scope: Scope) -> str:
+    """The client's address (after uvicorn's proxy headers), or "-" when unknown."""
+    client = scope.get("client")
+    if client:
+        return str(client[0])
+    return "-"
+
+
+class RateLimit:
+    """ASGI middleware: HTTP requests over an address's rate get 429 ``{"error": ...}``
+    (``/healthz`` is never limited; websocket handshakes are counted by the handler)."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope.get("path") == "/healthz"
+            or self.guard.request(client_ip(scope))
+        ):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        lang = pick_language(
+            request.query_params.get("lang") or request.headers.get("accept-language")
+        )
+        text = catalog(lang).gettext(TOO_MANY_REQUESTS)
+        body = json.dumps({"error": text}, ensure_ascii=False).encode()
+        retry = (
+            1
+            if self.guard.limits.ip_http_rate >= 1
+            else 1 + int(1 / max(self.guard.limits.ip_http_rate, 1e-3))
+        )
+        await send(
+            {"type": "http.response.start", "status": 429,
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode()),
+                         (b"retry-after", str(retry).encode())]}
+        )  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
+
+
+_TOKEN = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
+
+
+class HideTokens(logging.Filter):
+    """Rewrites ``token=SECRET`` in a log record as ``token=***`` (uvicorn logs the URL of
+    every websocket it accepts at INFO, the URL holds the seat's token)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # a record that does not format: leave it to the handler
+            return True
+        if "token=" in text.lower():
+            record.msg = _TOKEN.sub(r"\1***", text)
+            record.args = ()
+        return True
+
+
+def hide_tokens() -> None:
+    """Keep tokens out of uvicorn's log lines (whatever its log level)."""
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HideTokens) for f in logger.filters):
+            logger.addFilter(HideTokens())
