@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { $, $$, fill, h, show } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t, tn } from "./i18n.js";
 import { ReplayViewer } from "./replay.js";
+import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
 import {
   cardName, diffLines, directionText, narrate, presetTitle, rulesFacts, rulesHelp, scoreText,
   statusText, turnText, whyNot, winnerText,
@@ -611,6 +612,7 @@ function onState(msg) {
   else lines = prev ? diffLines(prev, v) : [];
   if (!prev && events && lines.length > 12) lines = lines.slice(-12);
   log(lines.filter(Boolean));
+  if (prev && !msg.catchup) say(lines.filter(Boolean));
   renderTable();
   const gameOver = v.winner !== null && v.winner !== undefined;
   if (gameOver && state.summaryFor !== "game") {
@@ -839,8 +841,33 @@ function retranslate() {
   if (state.page === "replay") replay.render();
 }
 
+// ------------------------------------------------------------------ speaking
+// The announcements spoken aloud (speech.js, shared with the companion): off until the
+// player turns it on, and only where the browser has a voice for the page's language.
+const SPEECH_KEY = "ono99.speech.table";
+
+function speechOn() {
+  try { return localStorage.getItem(SPEECH_KEY) === "on"; } catch (_e) { return false; }
+}
+
+function say(lines) {
+  if (lines.length && speechOn()) speak(lines.slice(-3).join(". "), currentLanguage(), { force: true });
+}
+
+function updateSpeechToggle() {
+  show($("#speech-toggle"), speechSupported() && Boolean(voiceFor(currentLanguage())));
+  $("#speech-on").checked = speechOn();
+}
+
 async function main() {
   buildLanguagePicker();
+  $("#speech-on").addEventListener("change", (e) => {
+    try { localStorage.setItem(SPEECH_KEY, e.target.checked ? "on" : "off"); } catch (_e) { /* storage off */ }
+    if (e.target.checked) speak(t("Total {total}", { total: state.view ? state.view.total : 0 }), currentLanguage(), { force: true });
+  });
+  onVoices(updateSpeechToggle);
+  onLanguageChange(updateSpeechToggle);
+  updateSpeechToggle();
   onLanguageChange(retranslate);
   await setLanguage(initialLanguage());
   $("#create-form").addEventListener("submit", onCreate);
