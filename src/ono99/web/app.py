@@ -415,7 +415,7 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
         table = await hub().get(table_id)
         seat = None
         if table is not None and token is not None:
-            seat = table.seat_for(token)
+            seat = await table.find_seat(token)
             if seat is None:
                 table = None
         if table is None:

@@ -28,14 +28,25 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-__all__ = ["Store", "StoredTable", "StoredSeat", "default_db_url", "engine_url", "token_hash"]
+__all__ = [
+    "CHANNEL",
+    "Conflict",
+    "Store",
+    "StoredTable",
+    "StoredSeat",
+    "default_db_url",
+    "engine_url",
+    "token_hash",
+]
 
 metadata = MetaData()
 
@@ -73,6 +84,32 @@ moves_t = Table(
     Column("move", String(8), nullable=False),
     Column("version", Integer, nullable=False),
 )
+
+
+# Several processes on one PostgreSQL database (web/shared.py): each process is a row with
+# the time its lease runs out (the database's clock), and each started table has the
+# process that runs its bots and timers.
+procs_t = Table(
+    "ono99_procs",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("expires", Float, nullable=False),  # seconds since the epoch, database clock
+)
+
+owners_t = Table(
+    "ono99_owners",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ono99_tables.id"), primary_key=True),
+    Column("owner", String(32), nullable=False),
+)
+
+#: the channel of PostgreSQL NOTIFY: payload "PROC:TABLE" after every stored change
+CHANNEL = "ono99"
+
+
+class Conflict(Exception):
+    """Another process changed the table first (a move index, a seat, the start, the
+    rematch): reload it and decide again."""
 
 
 def token_hash(token: str) -> str:
@@ -155,6 +192,9 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+        #: this process's id, set when several processes share the database (PostgreSQL):
+        #: every change is then announced on CHANNEL
+        self.proc: str | None = None
         self.engine: Engine = create_engine(real, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -179,20 +219,39 @@ class Store:
         except IntegrityError as e:
             raise CodeTaken(t.code) from e
 
+    def _notify(self, c: Connection, table_ids: list[str]) -> None:
+        """Announce (on commit) that these tables changed, when processes share the base."""
+        if self.proc is None or self.is_sqlite:
+            return
+        for tid in dict.fromkeys(table_ids):
+            c.execute(text("select pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": f"{self.proc}:{tid}"})
+
     def add_seat(self, table_id: str, seat: StoredSeat, version: int) -> None:
-        with self.engine.begin() as c:
-            c.execute(
-                seats_t.insert().values(
-                    table_id=table_id, seat=seat.seat, name=seat.name, token_hash=seat.token_hash
-                )
-            )
-            c.execute(update(tables_t).where(tables_t.c.id == table_id).values(version=version))
+        """Conflict when the seat is taken or the game started (by another process)."""
+        try:
+            with self.engine.begin() as c:
+                started = c.execute(
+                    select(tables_t.c.started).where(tables_t.c.id == table_id).with_for_update()
+                ).scalar()
+                if started:
+                    raise Conflict(table_id)
+                c.execute(
+                    seats_t.insert().values(
+                        table_id=table_id, seat=seat.seat, name=seat.name,
+                        token_hash=seat.token_hash,
+                    )
+                )  # fmt: skip
+                c.execute(update(tables_t).where(tables_t.c.id == table_id).values(version=version))
+                self._notify(c, [table_id])
+        except IntegrityError as e:
+            raise Conflict(table_id) from e
 
     def start(self, table_id: str, names: list[str], bot_seats: list[int], version: int) -> None:
+        """Conflict when the game had started already (in another process)."""
         with self.engine.begin() as c:
-            c.execute(
+            done = c.execute(
                 update(tables_t)
-                .where(tables_t.c.id == table_id)
+                .where(tables_t.c.id == table_id, tables_t.c.started.is_(False))
                 .values(
                     started=True,
                     names=json.dumps(names),
@@ -200,22 +259,14 @@ class Store:
                     version=version,
                 )
             )
-
-    def add_move(self, table_id: str, idx: int, move: str, version: int, finished: bool) -> None:
-        with self.engine.begin() as c:
-            c.execute(
-                moves_t.insert().values(table_id=table_id, idx=idx, move=move, version=version)
-            )
-            c.execute(
-                update(tables_t)
-                .where(tables_t.c.id == table_id)
-                .values(version=version, finished=finished)
-            )
+            if done.rowcount != 1:
+                raise Conflict(table_id)
+            self._notify(c, [table_id])
 
     def add_moves(self, items: list[MoveRow]) -> list[Exception | None]:
         """Store several tables' moves in one transaction (group commit): one entry per
         item, None when it was stored. When the batch as a whole fails each item is tried
-        on its own, so one bad item (a move index another process took first: CodeTaken)
+        on its own, so one bad item (a move index another process took first: Conflict)
         fails only itself."""
         if not items:
             return []
@@ -223,6 +274,9 @@ class Store:
             with self.engine.begin() as c:
                 self._insert_moves(c, items)
             return [None] * len(items)
+        except IntegrityError as e:
+            if len(items) == 1:
+                raise Conflict(items[0][0]) from e
         except Exception:
             if len(items) == 1:
                 raise
@@ -232,6 +286,10 @@ class Store:
                 with self.engine.begin() as c:
                     self._insert_moves(c, [item])
                 out.append(None)
+            except IntegrityError as e:
+                conflict = Conflict(item[0])
+                conflict.__cause__ = e
+                out.append(conflict)
             except Exception as e:
                 out.append(e)
         return out
@@ -247,10 +305,59 @@ class Store:
             .values(version=bindparam("v"), finished=bindparam("f")),
             [{"tid": t, "v": v, "f": f} for t, _i, _m, v, f in items],
         )
+        self._notify(c, [item[0] for item in items])
 
     def set_next_table(self, table_id: str, next_id: str) -> None:
+        """Conflict when the table has its rematch already (from another process)."""
         with self.engine.begin() as c:
-            c.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_table=next_id))
+            done = c.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.next_table.is_(None))
+                .values(next_table=next_id)
+            )
+            if done.rowcount != 1:
+                raise Conflict(table_id)
+            self._notify(c, [table_id])
+
+    # ------------------------------------------------------------------ processes
+
+    def heartbeat(self, proc: str, lease: float) -> None:
+        """This process is alive for ``lease`` more seconds (the database's clock)."""
+        with self.engine.begin() as c:
+            c.execute(
+                text(
+                    "insert into ono99_procs (id, expires) values "
+                    "(:p, extract(epoch from clock_timestamp()) + :lease) "
+                    "on conflict (id) do update set expires = excluded.expires"
+                ),
+                {"p": proc, "lease": lease},
+            )
+
+    def retire(self, proc: str) -> None:
+        """This process stops: its tables go to others at their next heartbeat."""
+        with self.engine.begin() as c:
+            c.execute(delete(owners_t).where(owners_t.c.owner == proc))
+            c.execute(delete(procs_t).where(procs_t.c.id == proc))
+
+    def claim(self, table_ids: list[str], proc: str) -> set[str]:
+        """Of ``table_ids``, the tables ``proc`` runs after this call: those it ran, those
+        nobody ran and those whose process's lease ran out (taken over)."""
+        if not table_ids:
+            return set()
+        with self.engine.begin() as c:
+            rows = c.execute(
+                text(
+                    "insert into ono99_owners (table_id, owner) "
+                    "select t, :p from unnest(cast(:ids as text[])) as t "
+                    "on conflict (table_id) do update set owner = excluded.owner "
+                    "where ono99_owners.owner = excluded.owner or not exists ("
+                    " select 1 from ono99_procs p where p.id = ono99_owners.owner"
+                    " and p.expires > extract(epoch from clock_timestamp())) "
+                    "returning table_id"
+                ),
+                {"p": proc, "ids": table_ids},
+            )
+            return {r[0] for r in rows}
 
     # ------------------------------------------------------------------ reads
 

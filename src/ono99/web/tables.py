@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ono99.bots import Bot, make_bot
 from ono99.cards import DRAW, action_code, parse_action
@@ -30,7 +30,18 @@ from ono99.i18n import N_
 from ono99.records import to_record
 from ono99.web.announce import catalog, event_json, translate
 from ono99.web.protocol import NAME_LIMIT, CreateTable, MoveMsg
-from ono99.web.store import CodeTaken, MoveRow, Store, StoredSeat, StoredTable, token_hash
+from ono99.web.store import (
+    CodeTaken,
+    Conflict,
+    MoveRow,
+    Store,
+    StoredSeat,
+    StoredTable,
+    token_hash,
+)
+
+if TYPE_CHECKING:
+    from ono99.web.shared import Shared
 
 __all__ = ["Hub", "Table", "Conn", "Settings", "WebError"]
 
@@ -165,6 +176,11 @@ class Table:
         self._away_tasks: dict[int, asyncio.Task[None]] = {}
         #: seat -> (seat, token) at the rematch table, for a player who asks twice
         self.rematch_seats: dict[int, tuple[int, str]] = {}
+        #: this process runs the table's bots and timers (always, unless processes share
+        #: the database: then only the table's owner, web/shared.py)
+        self.owned = hub.shared is None
+        self._sync_task: asyncio.Task[None] | None = None
+        self._sync_again = False
         if st.started:
             assert st.names is not None
             game = self._new_game(st.names)
@@ -321,22 +337,30 @@ class Table:
     async def join(self, name: str) -> tuple[int, str]:
         name = clean_name(name)
         async with self.lock:
-            if self.game is not None:
-                raise WebError(409, N_("the game has already started"))
-            free = [s for s in range(self.settings.players) if s not in self.humans]
-            if not free:
-                raise WebError(409, N_("the table is full"))
-            seat = free[0]
-            token = secrets.token_urlsafe(32)
-            info = StoredSeat(seat, name, token_hash(token))
-            await self.hub.db(self.hub.store.add_seat, self.id, info, self.version + 1)
-            self.humans[seat] = info
-            self._bump(False)
-            self._broadcast()
-            return seat, token
+            for _attempt in range(2 * self.settings.players + 2):
+                if self.game is not None:
+                    raise WebError(409, N_("the game has already started"))
+                free = [s for s in range(self.settings.players) if s not in self.humans]
+                if not free:
+                    raise WebError(409, N_("the table is full"))
+                seat = free[0]
+                token = secrets.token_urlsafe(32)
+                info = StoredSeat(seat, name, token_hash(token))
+                try:
+                    await self.hub.db(self.hub.store.add_seat, self.id, info, self.version + 1)
+                except Conflict:  # another process seated someone there, or started
+                    await self._sync()
+                    continue
+                self.humans[seat] = info
+                self._bump(False)
+                self._broadcast()
+                return seat, token
+            raise WebError(409, N_("the table is full"))  # pragma: no cover
 
     async def start(self, token: str) -> int:
         async with self.lock:
+            if self.hub.shared is not None:
+                await self._sync()  # seats taken through the other processes
             seat = self.seat_for(token)
             if seat is None:
                 raise no_table()
@@ -346,7 +370,13 @@ class Table:
             bots = [s for s in range(n) if s not in self.humans]
             names = [self.humans[s].name if s in self.humans else f"Bot {s + 1}" for s in range(n)]
             game = self._new_game(names)
-            await self.hub.db(self.hub.store.start, self.id, names, bots, self.version + 1)
+            try:
+                await self.hub.db(self.hub.store.start, self.id, names, bots, self.version + 1)
+            except Conflict:  # started through another process meanwhile
+                await self._sync()
+                raise WebError(409, N_("the game has already started")) from None
+            if self.hub.shared is not None:
+                self.owned = self.id in await self.hub.shared.claim([self.id])
             self.bot_seats = set(bots)
             self.game = game
             self._bump(True)
@@ -448,6 +478,15 @@ class Table:
             await self.hub.write_move(
                 (self.id, len(g.moves), action_code(action), version, after.is_over)
             )
+        except Conflict:  # another process stored a move at this index first
+            was = self.version
+            await self._sync()
+            raise WebError(
+                409,
+                N_("stale version {version}: the table is at version {current}"),
+                version=was,
+                current=self.version,
+            ) from None
         except Exception:
             log.exception("table %s: storing a move failed", self.id)
             raise WebError(503, N_("the move could not be saved; try again")) from None
@@ -484,7 +523,7 @@ class Table:
     def _next_auto(self) -> tuple[float, int] | None:
         """(delay in seconds, seat) of the next move a bot makes, or None."""
         g = self.game
-        if g is None or g.is_over:
+        if g is None or g.is_over or not self.owned:
             return None
         s = self.settings
         now = time.monotonic()
@@ -540,10 +579,81 @@ class Table:
                 await self._apply(seat, action, None, None)
         except asyncio.CancelledError:
             raise
+        except WebError:
+            pass  # another process moved first: the table is reloaded and rescheduled
         except Exception:
             log.exception("table %s: a bot move failed", self.id)
 
+    # ------------------------------------------------------------------ other processes
+
+    async def find_seat(self, token: str) -> int | None:
+        """``seat_for``; when processes share the database, a token it does not know yet
+        (joined through another process a moment ago) is looked up there."""
+        seat = self.seat_for(token)
+        if seat is None and self.hub.shared is not None:
+            async with self.lock:
+                await self._sync()
+            seat = self.seat_for(token)
+        return seat
+
+    def request_sync(self) -> None:
+        """Another process changed this table: reload it soon (once for many notices)."""
+        if self._sync_task is not None and not self._sync_task.done():
+            self._sync_again = True
+            return
+        self._sync_task = asyncio.create_task(self._sync_loop())
+
+    async def _sync_loop(self) -> None:
+        try:
+            while True:
+                self._sync_again = False
+                async with self.lock:
+                    await self._sync()
+                if not self._sync_again:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: reloading it from the database failed", self.id)
+
+    async def _sync(self) -> None:
+        """Take in what other processes stored (lock held): seats, the start, new moves,
+        the rematch; one new state to every connection if anything changed."""
+        st = await self.hub.db(self.hub.store.load, self.id)
+        if st is None:
+            return
+        changed = game_changed = False
+        for seat in st.seats:
+            if seat.seat not in self.humans:
+                self.humans[seat.seat] = seat
+                changed = True
+        if st.started and self.game is None:
+            assert st.names is not None
+            self.game = self._new_game(st.names)
+            self.bot_seats = set(st.bot_seats or [])
+            changed = game_changed = True
+            for s in self.humans:
+                if not any(c.seat == s for c in self.conns):
+                    self._start_away_timer(s)
+        g = self.game
+        if g is not None and len(st.moves) > len(g.moves):
+            after = g.copy(events=True)
+            for move in st.moves[len(g.moves) :]:
+                after.apply(move)
+            self.game = after
+            changed = game_changed = True
+        if st.next_table is not None and self.next_table is None:
+            self.next_table = st.next_table
+            changed = True
+        if changed:
+            self.version = max(self.version, st.version)
+            self._bump(game_changed)
+            self._broadcast()
+            self._reschedule()
+
     async def close(self) -> None:
+        if self._sync_task is not None:
+            self._sync_task.cancel()
         tasks = [t for t in (self._auto, *self._away_tasks.values()) if t is not None]
         for t in tasks:
             t.cancel()
@@ -567,6 +677,48 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._writes: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        #: other processes on the same database (PostgreSQL): web/shared.py
+        self.shared: Shared | None = None
+        self._claims: set[asyncio.Task[None]] = set()
+
+    def _share(self) -> None:
+        """On PostgreSQL, join the other processes (once, from the running loop)."""
+        if self.shared is None and not self.store.is_sqlite:
+            from ono99.web.shared import Shared
+
+            self.shared = Shared(self)
+            self.shared.start()
+
+    def on_notify(self, payload: str | None) -> None:
+        """A NOTIFY from the database: PROC:TABLE changed (None: maybe anything did)."""
+        if payload is None:
+            for t in list(self.tables.values()):
+                if t.phase != "over":
+                    t.request_sync()
+            return
+        proc, _, table_id = payload.partition(":")
+        if self.shared is not None and proc == self.shared.proc:
+            return
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.request_sync()
+
+    async def claim_tables(self, tables: list[Table] | None = None) -> None:
+        """Run the bots of the playing tables nobody else runs (shared database)."""
+        if self.shared is None:
+            return
+        if tables is None:
+            tables = [t for t in self.tables.values() if t.phase == "playing"]
+        owned = await self.shared.claim([t.id for t in tables])
+        for t in tables:
+            mine = t.id in owned
+            if mine != t.owned:
+                async with t.lock:
+                    t.owned = mine
+                    if mine:
+                        log.info("ono99: table %s: this process runs it now", t.id)
+                        await t._sync()
+                    t._reschedule()
 
     async def write_move(self, row: MoveRow) -> None:
         """Store one move; returns once it is committed. Moves that arrive while a commit
@@ -605,6 +757,7 @@ class Hub:
 
     async def load_all(self) -> int:
         """Rebuild every unfinished table from the database (at start)."""
+        self._share()
         ids = await self.db(self.store.unfinished_ids)
         loaded = 0
         for table_id in ids:
@@ -622,9 +775,15 @@ class Hub:
             for seat in table.humans:
                 table._start_away_timer(seat)
             table._reschedule()
+            if self.shared is not None and not table.owned:
+                # its owner may be gone (the clients came here from a dead process)
+                task = asyncio.create_task(self.claim_tables([table]))
+                self._claims.add(task)
+                task.add_done_callback(self._claims.discard)
         return table
 
     async def get(self, table_id: str) -> Table | None:
+        self._share()
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -655,6 +814,7 @@ class Hub:
         return None if table_id is None else await self.get(table_id)
 
     async def create(self, settings: Settings, seed: int | None) -> Table:
+        self._share()
         fixed = seed is not None
         for _attempt in range(20):
             st = StoredTable(
@@ -673,7 +833,7 @@ class Hub:
         raise WebError(503, N_("could not find a free table code; try again"))  # pragma: no cover
 
     async def rematch(self, table: Table, token: str) -> tuple[Table, int, str]:
-        seat = table.seat_for(token)
+        seat = await table.find_seat(token)
         if seat is None:
             raise no_table()
         if table.phase != "over":
@@ -689,15 +849,25 @@ class Hub:
             if nxt is None:
                 seed = (table.seed + 1) % 2**256 if table.seed_fixed else None
                 nxt = await self.create(table.settings, seed)
-                await self.db(self.store.set_next_table, table.id, nxt.id)
-                table.next_table = nxt.id
-                table._bump(False)
-                table._broadcast()
+                try:
+                    await self.db(self.store.set_next_table, table.id, nxt.id)
+                    table.next_table = nxt.id
+                    table._bump(False)
+                    table._broadcast()
+                except Conflict:  # asked for through another process meanwhile
+                    await table._sync()
+                    nxt = None if table.next_table is None else await self.get(table.next_table)
+                    if nxt is None:
+                        raise no_table() from None
             new_seat, new_token = await nxt.join(name)
             table.rematch_seats[seat] = (new_seat, new_token)
         return nxt, new_seat, new_token
 
     async def close(self) -> None:
+        for task in list(self._claims):
+            task.cancel()
+        if self.shared is not None:
+            await self.shared.stop()
         for t in list(self.tables.values()):
             await t.close()
         if self._writer is not None:

@@ -1,0 +1,128 @@
+"""Several ``ono99 serve`` processes on one PostgreSQL database (docs/deploy.md).
+
+Every process serves every table: the database holds the state (seats, moves), and each
+stored change is announced with ``NOTIFY ono99, 'PROC:TABLE'`` in the transaction that
+stores it. Every process ``LISTEN``s (a connection in a thread of its own) and, when
+another process changed a table it has loaded, reloads the table's new moves and seats
+and sends the new state to its own connections.
+
+Moves are taken in order by the database: a move is stored at index ``len(moves)`` and
+the primary key (table, index) lets only one process store each index; the loser reloads
+the table and its client is told its version is stale (store.Conflict).
+
+Bots and the turn timer of a table run in exactly one process, the table's owner
+(``ono99_owners``): the process that started the game, or, once that process's lease
+(``ono99_procs``, renewed every third of ``ONO99_LEASE_SECONDS``, 5 s by default) has run
+out, the first process with the table loaded that notices. A process killed with
+``kill -9`` is thus replaced within a lease and a heartbeat; one that stops cleanly hands
+its tables over at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.engine import make_url
+
+from ono99.web.store import CHANNEL, engine_url
+
+if TYPE_CHECKING:
+    from ono99.web.tables import Hub
+
+__all__ = ["Shared", "lease_seconds"]
+
+log = logging.getLogger("ono99.web")
+
+
+def lease_seconds() -> float:
+    """``ONO99_LEASE_SECONDS`` (0.5 to 300), 5 by default."""
+    raw = os.environ.get("ONO99_LEASE_SECONDS", "").strip()
+    try:
+        value = float(raw) if raw else 5.0
+    except ValueError:
+        value = 5.0
+    return min(300.0, max(0.5, value)) if value == value else 5.0
+
+
+class Shared:
+    """This process among the others on the same PostgreSQL database."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.proc = uuid.uuid4().hex
+        self.lease = lease_seconds()
+        self.ready = asyncio.Event()  # set after the first heartbeat
+        url = make_url(engine_url(hub.store.url)).set(drivername="postgresql")
+        self.dsn = url.render_as_string(hide_password=False)
+        self._loop = asyncio.get_running_loop()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="ono99-listen", daemon=True)
+        self._beat: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.hub.store.proc = self.proc
+        self._thread.start()
+        self._beat = asyncio.create_task(self._heartbeat())
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(BaseException):
+                await self._beat
+        with contextlib.suppress(Exception):
+            await self.hub.db(self.hub.store.retire, self.proc)
+        await asyncio.to_thread(self._thread.join, 5)
+
+    async def claim(self, table_ids: list[str]) -> set[str]:
+        """The tables of ``table_ids`` this process runs now (taking over dead owners')."""
+        await self.ready.wait()
+        owned: set[str] = set()
+        for i in range(0, len(table_ids), 1000):
+            chunk = table_ids[i : i + 1000]
+            owned |= await self.hub.db(self.hub.store.claim, chunk, self.proc)
+        return owned
+
+    async def _heartbeat(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await self.hub.db(self.hub.store.heartbeat, self.proc, self.lease)
+                self.ready.set()
+                await self.hub.claim_tables()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("ono99: heartbeat failed: %s", str(e).splitlines()[0] if str(e) else e)
+            await asyncio.sleep(self.lease / 3)
+
+    def _call(self, fn: Any, *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: we are stopping
+            self._loop.call_soon_threadsafe(fn, *args)
+
+    def _listen(self) -> None:
+        """LISTEN on CHANNEL until stopped; reconnect with back-off when the link drops."""
+        import psycopg
+
+        backoff = 0.2
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    # Whatever changed while we were not listening: reload what we serve.
+                    self._call(self.hub.on_notify, None)
+                    backoff = 0.2
+                    while not self._stop.is_set():
+                        for n in conn.notifies(timeout=0.5):
+                            self._call(self.hub.on_notify, n.payload)
+            except Exception as e:
+                if self._stop.is_set():
+                    break
+                log.warning("ono99: LISTEN failed (%s); again in %.1f s", type(e).__name__, backoff)
+                self._stop.wait(backoff)
+                backoff = min(5.0, backoff * 2)

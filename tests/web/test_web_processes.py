@@ -1,0 +1,191 @@
+"""Several ``ono99 serve`` processes on one real PostgreSQL (web/shared.py): clients on
+both play the same tables and each sees every move at once; ``kill -9`` of one process
+mid-game and the clients go on through the other with nothing lost. Needs PostgreSQL
+(``ONO99_TEST_PG``); with ``CI`` set, a missing PostgreSQL fails these tests."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import PG_URL, Client, Server, arun, create, join, play_to_end, start
+
+from ono99.records import replay
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema of the shared test database, dropped afterwards."""
+    try:
+        import sqlalchemy as sa
+
+        engine = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.connect() as c:
+            c.execute(sa.text("select 1"))
+    except Exception as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL at {PG_URL} is needed in CI: {e}")
+        pytest.skip(f"no PostgreSQL at {PG_URL}: {e}")
+    schema = "ono99_p_" + uuid.uuid4().hex[:12]
+    with engine.begin() as c:
+        c.execute(sa.text(f"create schema {schema}"))
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as c:
+            c.execute(sa.text(f"drop schema {schema} cascade"))
+        engine.dispose()
+
+
+@pytest.fixture
+def two_servers(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Server, Server]]:
+    monkeypatch.setenv("ONO99_LEASE_SECONDS", "1.5")  # a dead process's tables move on soon
+    a = Server(pg_url, tmp_path / "a.log").start()
+    b = Server(pg_url, tmp_path / "b.log").start()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+class Timed(Client):
+    """A client that notes when it first saw each number of moves."""
+
+    seen: dict[int, float]
+
+    async def recv(self, timeout: float = 20.0) -> dict[str, Any]:
+        msg = await super().recv(timeout)
+        if msg["type"] == "state":
+            self.__dict__.setdefault("seen", {}).setdefault(msg["view"]["moves"], time.monotonic())
+        return msg
+
+
+def _told(c: Client) -> list[tuple[Any, ...]]:
+    """The public announcements a client received (after its catch-up), in order."""
+    out = []
+    for m in c.messages:
+        if m["type"] == "state" and not m.get("catchup"):
+            out += [(e["kind"], e["seat"], e["total"]) for e in m["events"] if e["kind"] != "draw"]
+    return out
+
+
+def _stable(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in ("connected", "deadline", "away", "bots")}
+
+
+def test_two_processes_share_a_table(two_servers: tuple[Server, Server]) -> None:
+    """Three people on two processes and a bot: every move reaches every client at once,
+    whichever process it came through; the record replays to the winner everyone saw."""
+    a, b = two_servers
+    t = create(a, players=4, bots="easy", seed=31)
+    tid = t["table"]
+    # joins and the start through different processes than the table was made on
+    seats = [join(b, tid, "Ana"), join(a, tid, "Bo"), join(b, tid, "Cy")]
+    where = [a, b, a]  # Ana plays through A, Bo through B, Cy through A
+    rng = random.Random(7)
+
+    async def game() -> tuple[list[Timed], dict[str, Any]]:
+        clients = []
+        for i, s in enumerate(seats):
+            c = await Timed.open(where[i], tid, s["token"], seat=s["seat"])
+            assert isinstance(c, Timed)
+            await c.next_state()
+            clients.append(c)
+        watcher = await Timed.open(b, tid)  # a spectator on B
+        await watcher.next_state()
+        start(b, tid, seats[1]["token"])
+        final = await play_to_end([*clients, watcher], rng, timeout=120)
+        for c in [*clients, watcher]:
+            await c.drain(0.3)
+        return [*clients, watcher], final
+
+    clients, final = arun(game())
+    moves = final["view"]["moves"]
+    assert final["view"]["phase"] == "over" and moves > 10
+    for c in clients:
+        assert c.state is not None
+        assert c.state["view"]["moves"] == moves
+        assert c.state["view"]["winner"] == final["view"]["winner"]
+        assert not c.errors, c.errors
+    # each client heard the same announcements in the same order: every move, none lost
+    told = [_told(c) for c in clients]
+    assert all(x == told[0] for x in told) and len(told[0]) >= moves // 2
+    # at once: every move count reached every client within a second of the first one
+    lags = [max(c.seen[k] for c in clients) - min(c.seen[k] for c in clients)
+            for k in range(1, moves + 1) if all(k in c.seen for c in clients)]  # fmt: skip
+    assert lags and max(lags) < 1.0, max(lags)
+    rec = httpx.get(f"{b.url}/api/tables/{tid}/record", timeout=10).json()
+    game = replay(rec)
+    assert game.is_over and game.winner == final["view"]["winner"] and len(rec["moves"]) == moves
+
+
+def test_kill_9_one_process_mid_game(two_servers: tuple[Server, Server]) -> None:
+    """The process that runs the bots dies (kill -9) mid-game: the player on it reconnects
+    to the other process and finds the table as it was; the other process takes the bots
+    over after the lease and the game ends, its record whole."""
+    a, b = two_servers
+    t = create(a, players=4, bots="easy", seed=44)
+    tid = t["table"]
+    ana, bo = join(a, tid, "Ana"), join(b, tid, "Bo")
+    rng = random.Random(3)
+
+    async def first_half() -> dict[str, Any]:
+        ca = await Client.open(a, tid, ana["token"], seat=0)
+        cb = await Client.open(b, tid, bo["token"], seat=1)
+        await ca.next_state()
+        await cb.next_state()
+        start(a, tid, ana["token"])  # A runs the bots
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            await ca.drain(0.3)
+            await cb.drain(0.3)
+            assert ca.state is not None and cb.state is not None
+            if ca.state["view"]["moves"] >= 12 or ca.state["view"]["phase"] != "playing":
+                break
+            for c in (ca, cb):
+                assert c.state is not None
+                if c.state["view"]["legal"]:
+                    await c.move(rng.choice(c.state["view"]["legal"]))
+                    await c.next_state()
+        await ca.drain(0.5)
+        await cb.drain(0.5)
+        assert ca.state is not None and cb.state is not None
+        assert ca.state["view"]["phase"] == "playing", "the game ended before the kill"
+        assert ca.state["view"]["moves"] == cb.state["view"]["moves"] >= 12
+        assert not ca.errors and not cb.errors
+        await cb.close()
+        return ca.state
+
+    before = arun(first_half())
+    a.stop(kill=True)  # kill -9: no shutdown code, the lease of A just runs out
+
+    async def second_half() -> dict[str, Any]:
+        ca = await Client.open(b, tid, ana["token"], seat=0)
+        cb = await Client.open(b, tid, bo["token"], seat=1)
+        now = await ca.next_state()
+        await cb.next_state()
+        assert _stable(now["view"]) == _stable(before["view"])  # nothing lost
+        return await play_to_end([ca, cb], rng, timeout=120)
+
+    final = arun(second_half())
+    rec = httpx.get(f"{b.url}/api/tables/{tid}/record", timeout=10).json()
+    game = replay(rec)
+    assert game.is_over and game.winner == final["view"]["winner"]
+    # the stored moves up to the kill rebuild exactly what Ana saw before it
+    n = before["view"]["moves"]
+    then = replay({**rec, "moves": rec["moves"][:n]}).view(0).to_json()
+    for key in ("hand", "hand_sizes", "total", "to_move", "tokens", "discard"):
+        assert then[key] == before["view"][key], key
+    assert len(rec["moves"]) == final["view"]["moves"] > before["view"]["moves"]
+    log = (b.log).read_text()
+    assert "this process runs it now" in log
