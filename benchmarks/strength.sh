@@ -1,45 +1,102 @@
 #!/usr/bin/env bash
-# Strength table of docs/strength.md: every run is a plain `ono99 arena` command.
-# Usage: benchmarks/strength.sh [WORKERS] [low|high|all]   (CPU heavy: hours on 2 cores)
-#   low  = the runs without ISMCTS, high = the ISMCTS runs.
-# Results: benchmarks/results/*.json; table: python3 benchmarks/strength_table.py
-# The 2-player mattel2022 and the 3-player classic1980 ISMCTS runs are several arena
-# commands (different seeds) pooled by benchmarks/pool_runs.py: a run cut short loses one
-# part, not all of it. Results do not depend on the number of workers, so WORKERS only
-# changes how long it takes.
+# The strength table of README.md and docs/strength.md: every run it reports, fixed here
+# BEFORE it is run (bots, players, rules, options, games, seeds) and never chosen after.
+#
+# Usage: benchmarks/strength.sh [WORKERS] [ROW-REGEX]    run the parts not yet saved
+#        benchmarks/strength.sh list                      the plan, one part a line (TSV)
+#        python3 benchmarks/strength_table.py             the table, from the part files
+#
+# Each row is several parts (the same command with different seeds); a part is saved to
+# benchmarks/results/parts/ROW-SEED.json when it finishes (written to a temporary file,
+# then renamed), and a part already saved is skipped: a run cut short loses only the part
+# it was playing, and running the script again continues where it stopped. Parts run
+# round by round (the first part of every row, then the second...), so a short session
+# leaves some of every row rather than all of one. Every command runs under nice -n 19.
+# Results do not depend on WORKERS, only the time does.
+#
+# Games per row: enough that the 95 % interval on the edge (the block-paired difference
+# of win shares per seat, `pairs` in the arena's JSON) is about +-1 %, i.e.
+# blocks >= (1.96 * sd / 0.01)^2 with sd the standard deviation of the per-block
+# difference measured in the runs this plan replaces (benchmarks/results/history/):
+#   m2 greedy-random 0.62, heuristic-greedy 0.63, ismcts-heuristic 0.32 (blocks of 2)
+#   m4 greedy-random 0.20, heuristic-greedy 0.32, ismcts-heuristic 0.15 (blocks of 4)
+#   c3 (tokens) heuristic-greedy 0.61, ismcts-heuristic 0.36 (blocks of 3)
+#   c3 (points): not measured before; the tokens figures are assumed.
+# The bound rows (a player who sees every card against the heuristic,
+# benchmarks/skill_ceiling.py) need less: their edge is large and is only the yardstick.
+#
+# Environment, for the test (tests/test_strength_table.py) and for trying the plan small:
+#   OUT=DIR    where parts go (default benchmarks/results/parts)
+#   GAMES=N    play N games per part instead of the row's (a tiny run; never for the table)
+#   PARTS=K    run only the first K parts of each row
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# name | kind (arena or bound) | players | rules | options (k=v,...) | bots | games per part | seeds
+# Seeds 15000 and up were never used before this plan (issue 15).
+ROWS=(
+  "m2-greedy-random|arena|2|mattel2022||greedy,random|10000|15101 15102 15103"
+  "m2-heuristic-greedy|arena|2|mattel2022||heuristic,greedy|8000|15111 15112 15113 15114"
+  "m4-greedy-random|arena|4|mattel2022||greedy,random|3200|15201 15202"
+  "m4-heuristic-greedy|arena|4|mattel2022||heuristic,greedy|4000|15211 15212 15213 15214"
+  "c3t-low|arena|3|classic1980|scoring=tokens|heuristic,greedy,random|7200|15301 15302 15303 15304 15305 15306"
+  "c3p-low|arena|3|classic1980|scoring=points|heuristic,greedy,random|7200|15401 15402 15403 15404 15405 15406"
+  "m4-ismcts-heuristic|arena|4|mattel2022||ismcts:120:heuristic:infer:z2,heuristic|200|$(seq -s ' ' 15221 15236)"
+  "c3p-ismcts-heuristic|arena|3|classic1980|scoring=points|ismcts:300,heuristic|300|$(seq -s ' ' 15421 15480)"
+  "m2-ismcts-heuristic|arena|2|mattel2022||ismcts:120:heuristic:infer:z2,heuristic|500|$(seq -s ' ' 15121 15136)"
+  "c3t-ismcts-heuristic|arena|3|classic1980|scoring=tokens|ismcts:120:heuristic:infer,heuristic|150|$(seq -s ' ' 15501 15596)"
+)
+
+if [[ "${1:-}" == list ]]; then
+  for row in "${ROWS[@]}"; do
+    IFS='|' read -r name kind players rules options bots games seeds <<<"$row"
+    for seed in $seeds; do
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+        "$name" "$kind" "$players" "$rules" "$options" "$bots" "$games" "$seed"
+    done
+  done
+  exit 0
+fi
+
 W="${1:-2}"
-WHICH="${2:-all}"
-# plain `ismcts` is exactly ISM in elimination games (mattel2022) and ISM_TOKENS with
-# tokens (classic1980) (src/ono99/bots/ismcts.py, PresetISMCTS)
-ISM="${ISM:-ismcts:120:heuristic:infer:z2}"
-ISM_TOKENS="${ISM_TOKENS:-ismcts:120:heuristic:infer}"
-C3_SEEDS=(63 64 65 66 67 68 69)
-OUT=benchmarks/results
-mkdir -p "$OUT/parts"
-run() {  # name, then arena arguments
-  local name="$1"; shift
-  echo "$(date -u +%H:%M:%S) $name: ono99 arena $* --workers $W --json" >&2
-  ono99 arena "$@" --workers "$W" --json > "$OUT/$name.json"
+MATCH="${2:-.}"
+OUT="${OUT:-benchmarks/results/parts}"
+mkdir -p "$OUT"
+
+command_for() {  # kind players rules options bots games seed -> the part's command
+  local kind="$1" players="$2" rules="$3" options="$4" bots="$5" games="$6" seed="$7"
+  local -a cmd opts=()
+  local o
+  IFS=',' read -r -a o <<<"$options"
+  for kv in "${o[@]}"; do opts+=(--option "$kv"); done
+  if [[ "$kind" == arena ]]; then
+    cmd=(ono99 arena --bots "$bots" --players "$players" --rules "$rules" "${opts[@]}"
+         --games "$games" --seed "$seed" --workers "$W" --json)
+  else
+    cmd=(python3 benchmarks/skill_ceiling.py --bound --players "$players" --rules "$rules"
+         "${opts[@]}" --games "$games" --seed "$seed" --workers "$W" --json)
+  fi
+  echo "${cmd[*]}"  # no field holds a space or a shell character
 }
-if [[ "$WHICH" != high ]]; then
-run m2-greedy-random    --bots greedy,random        --players 2 --rules mattel2022  --games 2000  --seed 1
-run m2-heuristic-greedy --bots heuristic,greedy     --players 2 --rules mattel2022  --games 20000 --seed 2
-run m4-greedy-random    --bots greedy,random        --players 4 --rules mattel2022  --games 1000  --seed 7
-run m4-heuristic-greedy --bots heuristic,greedy     --players 4 --rules mattel2022  --games 8000  --seed 8
-run c3-low              --bots heuristic,greedy,random --players 3 --rules classic1980 --games 3000 --seed 3
-fi
-if [[ "$WHICH" != low ]]; then
-for seed in 31 33 35; do
-run "parts/m2-ismcts-heuristic-$seed" --bots "$ISM",heuristic --players 2 --rules mattel2022 --games 1504 --seed "$seed"
+
+round=0
+while :; do
+  any=0
+  for row in "${ROWS[@]}"; do
+    IFS='|' read -r name kind players rules options bots games seeds <<<"$row"
+    [[ "$name" =~ $MATCH ]] || continue
+    read -r -a seedlist <<<"$seeds"
+    (( round < ${#seedlist[@]} )) || continue
+    (( round < ${PARTS:-${#seedlist[@]}} )) || continue
+    any=1
+    seed="${seedlist[$round]}"
+    file="$OUT/$name-$seed.json"
+    [[ -s "$file" ]] && continue
+    cmd="$(command_for "$kind" "$players" "$rules" "$options" "$bots" "${GAMES:-$games}" "$seed")"
+    echo "$(date -u +%H:%M:%S) $name part $((round + 1))/${#seedlist[@]}: $cmd" >&2
+    eval "nice -n 19 $cmd" > "$file.tmp"
+    mv "$file.tmp" "$file"
+  done
+  (( any )) || break
+  round=$((round + 1))
 done
-python3 benchmarks/pool_runs.py --json "$OUT"/parts/m2-ismcts-heuristic-{31,33,35}.json > "$OUT/m2-ismcts-heuristic.json"
-run m4-ismcts-heuristic --bots "$ISM",heuristic     --players 4 --rules mattel2022  --games 480   --seed 32
-for seed in "${C3_SEEDS[@]}"; do
-run "parts/c3-ismcts-heuristic-$seed" --bots "$ISM_TOKENS",heuristic --players 3 --rules classic1980 --games 300 --seed "$seed"
-done
-c3_parts=()
-for seed in "${C3_SEEDS[@]}"; do c3_parts+=("$OUT/parts/c3-ismcts-heuristic-$seed.json"); done
-python3 benchmarks/pool_runs.py --json "${c3_parts[@]}" > "$OUT/c3-ismcts-heuristic.json"
-fi
