@@ -23,7 +23,8 @@
 #   c3 (tokens) heuristic-greedy 0.61, ismcts-heuristic 0.36 (blocks of 3)
 #   c3 (points): not measured before; the tokens figures are assumed.
 # The bound rows (a player who sees every card against the heuristic,
-# benchmarks/skill_ceiling.py) need less: their edge is large and is only the yardstick.
+# benchmarks/skill_ceiling.py --bound) need less: their edge is large (80 % of games in a
+# first try of 20) and is only the yardstick; their 95 % interval is about +-2 to 3 %.
 #
 # Environment, for the test (tests/test_strength_table.py) and for trying the plan small:
 #   OUT=DIR    where parts go (default benchmarks/results/parts)
@@ -41,6 +42,10 @@ ROWS=(
   "m4-heuristic-greedy|arena|4|mattel2022||heuristic,greedy|4000|15211 15212 15213 15214"
   "c3t-low|arena|3|classic1980|scoring=tokens|heuristic,greedy,random|7200|15301 15302 15303 15304 15305 15306"
   "c3p-low|arena|3|classic1980|scoring=points|heuristic,greedy,random|7200|15401 15402 15403 15404 15405 15406"
+  "m2-omniscient-heuristic|bound|2|mattel2022||omniscient,heuristic|800|15601 15602 15603 15604"
+  "m4-omniscient-heuristic|bound|4|mattel2022||omniscient,heuristic|800|15611 15612 15613 15614"
+  "c3t-omniscient-heuristic|bound|3|classic1980|scoring=tokens|omniscient,heuristic|300|15621 15622 15623 15624"
+  "c3p-omniscient-heuristic|bound|3|classic1980|scoring=points|omniscient,heuristic|600|15631 15632 15633 15634"
   "m4-ismcts-heuristic|arena|4|mattel2022||ismcts:120:heuristic:infer:z2,heuristic|200|$(seq -s ' ' 15221 15236)"
   "c3p-ismcts-heuristic|arena|3|classic1980|scoring=points|ismcts:300,heuristic|300|$(seq -s ' ' 15421 15480)"
   "m2-ismcts-heuristic|arena|2|mattel2022||ismcts:120:heuristic:infer:z2,heuristic|500|$(seq -s ' ' 15121 15136)"
