@@ -1,0 +1,109 @@
+"""The strength table's commands keep working (benchmarks/strength.sh, strength_table.py).
+
+Each row of the plan is run tiny (``GAMES``: one rotation block, the first part only, on
+the row's own fixed seed) through the script itself, and the table tooling reads it
+back; the 4-player and tokens search rows cost half a minute and are marked slow.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ono99.arena import make_spec
+from ono99.cli.options import parse_options
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+table = _script("strength_table")
+ROWS = table.plan()
+SLOW = {"m4-ismcts-heuristic", "c3t-ismcts-heuristic"}
+
+
+def test_the_plan_is_fixed_and_valid() -> None:
+    """Every row names valid bots, rules and options; no two parts share a seed; the
+    four settings each have the three comparisons and a bound."""
+    seeds = [s for r in ROWS for s in r.seeds]
+    assert len(seeds) == len(set(seeds))
+    for r in ROWS:
+        assert r.games % r.players == 0, r.name
+        if r.kind == "arena":
+            options = parse_options([o for o in r.options.split(",") if o])
+            make_spec(r.bots, r.players, r.rules, options, r.games, r.seeds[0])
+        else:
+            assert r.kind == "bound" and r.bots == ["omniscient", "heuristic"]
+    have = {
+        (r.setting, table.base(a), table.base(b))
+        for r in ROWS
+        for a, b in zip(r.bots, r.bots[1:], strict=False)
+    }
+    for s in table.SETTINGS:
+        for a, b in [*table.COLUMNS, ("omniscient", "heuristic")]:
+            assert (s, a, b) in have, (s, a, b)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(r.name, marks=pytest.mark.slow) if r.name in SLOW else r.name for r in ROWS],
+)
+def test_a_tiny_run_of_each_row(name: str, tmp_path: Path) -> None:
+    row = next(r for r in ROWS if r.name == name)
+    env = os.environ | {"OUT": str(tmp_path), "GAMES": str(row.players), "PARTS": "1"}
+    subprocess.run(
+        ["bash", str(BENCHMARKS / "strength.sh"), "1", f"^{name}$"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{name}-{row.seeds[0]}.json"]
+    rows = table.plan()
+    table.load(rows, tmp_path, games=row.players)
+    (mine,) = [r for r in rows if r.name == name]
+    assert len(mine.runs) == 1 and not mine.complete
+    edges = table.edges(mine)
+    assert [(e.a, e.b) for e in edges] == list(zip(row.bots, row.bots[1:], strict=False))
+    assert all(e.verdict == "not yet run" and e.games == row.players for e in edges)
+    printed = "\n".join(table.summary(rows) + table.details(rows))
+    assert name in printed and "not yet run" in printed
+
+
+def test_a_part_that_is_not_the_planned_run_is_refused(tmp_path: Path) -> None:
+    """A part file whose games or seed differ from the plan is an error, not a row."""
+    row = next(r for r in ROWS if r.kind == "arena" and r.players == 2)
+    env = os.environ | {"OUT": str(tmp_path), "GAMES": "2", "PARTS": "1"}
+    subprocess.run(
+        ["bash", str(BENCHMARKS / "strength.sh"), "1", f"^{row.name}$"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    with pytest.raises(SystemExit, match="not the planned run"):
+        table.load(table.plan(), tmp_path)  # the plan's games, not 2
+
+
+def test_verdicts_need_every_part_and_one_sided_significance() -> None:
+    """'yes' only for a complete row with z > 1.645; 'not shown' below; partial rows are
+    'not yet run' whatever their z."""
+    row = table.Row("m2-x", "arena", 2, "mattel2022", "", ["a", "b"], 2, [1, 2])
+    e = table.Edge(row, "a", "b", diff=0.05, se=0.01, games=4)
+    row.runs = [{}]
+    assert e.verdict == "not yet run"
+    row.runs = [{}, {}]
+    assert e.verdict == "yes"
+    assert table.Edge(row, "a", "b", diff=0.01, se=0.01, games=4).verdict == "not shown"
