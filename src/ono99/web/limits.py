@@ -9,8 +9,8 @@ set by an environment variable (``ONO99_...``, see ``ENV``), 0 meaning no limit,
 
 A refused HTTP request is a 429 ``{"error": ...}``; a refused websocket is told
 ``{"type": "error", "error": ...}`` and closed (4429: this address, 1013: the server is
-full); a message over the rate gets one error, the ones after it in the same flood are
-dropped, and a connection that keeps flooding is told so and closed with 1008.
+full); a message over the rate gets an error (one a second at most, the others are
+dropped), and a connection that keeps flooding is told so and closed with 1008.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class Limits:
     #: open websockets of one address, and of the whole server
     ip_sockets: int = 100
     sockets: int = 10_000
-    #: refused messages in a row before a websocket is closed
+    #: refused messages (less the accepted ones since) before a websocket is closed
     flood_strikes: int = 100
 
     @classmethod
@@ -202,13 +202,16 @@ class Verdict(Enum):
 
     OK = "ok"
     TOO_LARGE = "too large"  # reply an error
-    SLOW_DOWN = "slow down"  # over the rate: reply an error (the first of a flood)
-    DROP = "drop"  # over the rate again: drop it silently
+    SLOW_DOWN = "slow down"  # over the rate: reply an error (one a second at most)
+    DROP = "drop"  # over the rate: drop it silently
     CLOSE = "close"  # kept flooding: say so and close
 
 
 class SocketGuard:
-    """The limits of one open websocket."""
+    """The limits of one open websocket. Each refused message is a strike, each accepted
+    one takes a strike back: a client that keeps sending faster than its rate gathers
+    strikes and is closed at ``flood_strikes``; one that is only now and then too quick
+    never is. A run of refusals is answered with one error a second at most."""
 
     def __init__(self, guard: Guard, ip: str) -> None:
         self.guard = guard
@@ -216,6 +219,7 @@ class SocketGuard:
         lim = guard.limits
         self.bucket = Bucket(lim.ws_rate, lim.ws_burst, time.monotonic())
         self.strikes = 0
+        self.warned = -math.inf
 
     def admit(self, size: int) -> Verdict:
         """The verdict on one message of ``size`` bytes."""
@@ -223,14 +227,17 @@ class SocketGuard:
         now = time.monotonic()
         ok = self.bucket.take(now) and self.guard.ws_msgs.take(self.ip, now)
         if ok and size <= lim.max_message:
-            self.strikes = 0
+            self.strikes = max(0, self.strikes - 1)
             return Verdict.OK
         self.strikes += 1
         if lim.flood_strikes and self.strikes >= lim.flood_strikes:
             return Verdict.CLOSE
-        if not ok:
-            return Verdict.SLOW_DOWN if self.strikes == 1 else Verdict.DROP
-        return Verdict.TOO_LARGE
+        if ok:
+            return Verdict.TOO_LARGE
+        if now - self.warned >= 1.0:
+            self.warned = now
+            return Verdict.SLOW_DOWN
+        return Verdict.DROP
 
 
 class Guard:
