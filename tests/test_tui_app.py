@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -17,13 +19,15 @@ from textual.widgets import Checkbox, Input, RichLog, Select, Static
 
 from ono99.cards import DRAW
 from ono99.game import Game
-from ono99.i18n import LANGUAGES, set_language, translator
+from ono99.i18n import LANGUAGES, _, set_language, translator
 from ono99.tui.app import OnoApp
 from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen, RoundSummary
 from ono99.tui.session import HUMAN, NewGame, Session
 from ono99.tui.setup import NewGameScreen
 
 SIZE = (80, 24)
+#: the sizes the layout is made for: the usual terminal, and a small one (issue 11)
+SIZES = [(80, 24), (60, 20)]
 
 #: one game per language, spread over the presets and player counts
 GAMES: dict[str, tuple[str, dict[str, Any], int]] = {
@@ -125,7 +129,8 @@ async def play_to_the_end(app: OnoApp, pilot: Pilot[Any], seed: int) -> dict[str
     """Play like a person: number keys, arrows + Enter, D to draw; Enter on summaries."""
     rng = random.Random(seed)
     seen = {"turns": 0, "rounds": 0, "checks": 0}
-    for _ in range(5_000):
+    deadline = time.monotonic() + 300  # a whole game, however busy the machine
+    while time.monotonic() < deadline:
         await pilot.pause()
         screen = app.screen
         if isinstance(screen, GameOver):
@@ -168,7 +173,8 @@ async def test_whole_game_in_every_language(lang: str) -> None:
     use_language(lang)
     rules, options, players = GAMES[lang]
     app, saved = make_app(rules, options, players, seed=7)
-    async with app.run_test(size=SIZE) as pilot:
+    size = SIZES[list(LANGUAGES).index(lang) % 2]  # half of them at 60x20
+    async with app.run_test(size=size) as pilot:
         assert not layout_problems(app), layout_problems(app)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -275,6 +281,24 @@ def test_cell_widths_match_the_terminal() -> None:
     assert {s: cell_len(s) for s in measured} == measured
 
 
+def cut_words(app: OnoApp) -> list[str]:
+    """Words of the table shortened with "…" to fit (a name or "counterclockwise")."""
+    cut: list[str] = []
+    for w in app.screen.query(Static):
+        if not w.display or isinstance(w, RichLog) or w.content_size.width <= 0:
+            continue
+        console = Console(width=w.content_size.width, color_system=None)
+        content = Text(w.content) if isinstance(w.content, str) else w.content
+        for line in console.render_lines(content, console.options, pad=False):
+            text = "".join(seg.text for seg in line)
+            if ("…" in text.replace("…\n", "") and not text.rstrip().endswith("…")) or (
+                re.search(r"\w…", text) and w.id != "turn"
+            ):
+                cut.append(text)
+    return cut
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize(
     ("rules", "options", "players"),
@@ -284,15 +308,20 @@ def test_cell_widths_match_the_terminal() -> None:
         ("gamerules", {"draw_penalty": True}, 8),
     ],
 )
-async def test_every_preset_fits_80x24_in_every_language(
-    lang: str, rules: str, options: dict[str, Any], players: int
+async def test_every_preset_fits_in_every_language(
+    lang: str, rules: str, options: dict[str, Any], players: int, size: tuple[int, int]
 ) -> None:
+    """At 80x24 and 60x20: nothing cut or outside the screen, every player and score in
+    sight, the whole key legend, no word shortened with "…"."""
     use_language(lang)
     app, _saved = make_app(rules, options, players, seed=1, bot_delay=60, draw_window=60)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert not layout_problems(app), layout_problems(app)
         assert not players_show_everyone(app)
+        assert not cut_words(app), cut_words(app)
+        keys = str(app.query_one("#keys", Static).content)
+        assert _("Q: quit") in keys and _("?: help") in keys
         if app.session.waiting_for() == "you":
             for key in ("right", "right", "right"):
                 await pilot.press(key)
@@ -432,11 +461,12 @@ async def test_invalid_settings_say_why_and_do_not_start() -> None:
         assert new.rules.options["points_mode"] == "elimination"
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
 @pytest.mark.parametrize("lang", list(LANGUAGES))
-async def test_new_game_screen_fits_80x24_in_every_language(lang: str) -> None:
+async def test_new_game_screen_fits_in_every_language(lang: str, size: tuple[int, int]) -> None:
     use_language(lang)
     app, _saved = make_app("gamerules", {}, 8, seed=1, bot_delay=60, draw_window=60)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await open_settings_in_game(app, pilot)
         screen = app.screen

@@ -65,8 +65,11 @@ def you_seat(names: Sequence[str]) -> int | None:
 def narrate(event: Event, names: Sequence[str], rules: Rules, you: int | None = None) -> str | None:
     """One line for ``event``, or None for events not worth announcing.
 
-    Events of seat ``you`` are told in the second person ("You play 7 — total 17")."""
+    Events of seat ``you`` are told in the second person ("You play 7 — total 17"), and
+    wherever that seat is named (the scores of a round, a shared win) it is "You" in the
+    reader's language, whatever name the record gave it."""
     if you is not None:
+        names = [_("You") if s == you else name for s, name in enumerate(names)]
         info = event.info or {}
         if event.kind == "game_over" and info.get("winner") == you:
             return _("You win the game!")

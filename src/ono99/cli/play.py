@@ -22,7 +22,16 @@ from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, _, translate_error
 from ono99.termsafe import terminal_safe
-from ono99.tui.session import DEFAULT_LEVEL, LEVELS, NewGame, Session, resolve_level
+from ono99.tui.session import (
+    DEFAULT_DRAW_SECONDS,
+    DEFAULT_LEVEL,
+    LEVELS,
+    NewGame,
+    Session,
+    check_draw_seconds,
+    parse_pace,
+    resolve_level,
+)
 
 __all__ = ["play", "RecordSaver", "check_record_path"]
 
@@ -46,6 +55,8 @@ class RecordSaver:
         return self.path.with_name(f"{self.path.stem}-{game + 1}{self.path.suffix}")
 
     def __call__(self, session: Session) -> str | None:
+        if not session.is_over:
+            session.abandon()  # saving a game still being played ends it (its seed shown)
         k = next((i for i, seen in enumerate(self._games) if seen is session), None)
         if k is None:
             k = len(self._games)
@@ -116,6 +127,11 @@ def check_record_path(path: str) -> None:
     )
     + "\n\n"
     + _("N starts a new game with other settings (rules, players, bots, options, seed).")
+    + "\n\n"
+    + _(
+        "F fast-forwards: the bots play at once until your next turn. Letter keys work in "
+        "capitals too."
+    )
 )
 def play(
     rules: Annotated[
@@ -145,6 +161,26 @@ def play(
             "--record", help=_("Save the game record (JSON) to this file at the end or on quit.")
         ),
     ] = None,
+    pace: Annotated[
+        str,
+        typer.Option(
+            "--pace",
+            help=_(
+                "How fast the bots play: slow, normal, fast, or the seconds a bot move "
+                "takes (0 to 30)."
+            ),
+        ),
+    ] = "normal",
+    draw_seconds: Annotated[
+        float,
+        typer.Option(
+            "--draw-seconds",
+            help=_(
+                "Draw penalty: seconds you have to draw after your play before the next "
+                "player plays (at most 30; counted down on screen; plain mode has no timer)."
+            ),
+        ),
+    ] = DEFAULT_DRAW_SECONDS,
     option: Annotated[
         list[str] | None,
         typer.Option(
@@ -162,11 +198,24 @@ def play(
         bot_name, note = resolve_level(bots)
     except ValueError as e:
         raise fail(translate_error(e)) from None
+    try:
+        bot_seconds = parse_pace(pace)
+        check_draw_seconds(draw_seconds)
+    except ValueError as e:
+        raise fail(str(e)) from None
     if record is not None:
         check_record_path(record)
     try:
         check_seed_option(seed)
-        settings = NewGame(rules, players, bot_name, parse_options(option), seed)
+        settings = NewGame(
+            rules,
+            players,
+            bot_name,
+            parse_options(option),
+            seed,
+            pace=bot_seconds,
+            draw_seconds=draw_seconds,
+        )
         first = settings.session()
     except Ono99Error as e:
         raise fail(translate_error(e)) from None
@@ -190,7 +239,7 @@ def play(
             print(note, file=sys.stderr)
         status = _run_plain(first, save)
     else:
-        status = _run_app(new_session, save, note)
+        status = _run_app(new_session, save, note, settings)
     if saver is not None and saver.errors:
         if saver.quiet:
             for error in saver.errors:
@@ -240,10 +289,17 @@ def _utf8_streams() -> None:
             reconfigure(errors="replace")
 
 
-def _run_app(new_session: Any, save: Any, note: str | None) -> int:
+def _run_app(new_session: Any, save: Any, note: str | None, settings: NewGame) -> int:
     from ono99.tui.app import OnoApp
 
-    game = OnoApp(new_session, start=NewGame.session, save=save, note=note)
+    game = OnoApp(
+        new_session,
+        start=NewGame.session,
+        save=save,
+        note=note,
+        bot_delay=settings.pace,
+        draw_window=settings.draw_seconds,
+    )
     try:
         status = game.run()
     except Exception as e:  # the app failed to start or stop

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
@@ -21,9 +22,16 @@ from ono99.events import Event
 from ono99.i18n import _, translate_error
 from ono99.tui.cells import use_terminal_widths
 from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen, RoundSummary
-from ono99.tui.session import HUMAN, NewGame, NotPlayable, Session
+from ono99.tui.session import (
+    DEFAULT_DRAW_SECONDS,
+    DEFAULT_PACE,
+    HUMAN,
+    NewGame,
+    NotPlayable,
+    Session,
+)
 from ono99.tui.setup import NewGameScreen
-from ono99.tui.texts import move_name, preset_title, rules_help, tell, winner_text
+from ono99.tui.texts import card_legend, move_name, preset_title, rules_help, tell, winner_text
 from ono99.tui.widgets import HandBar, PlayersPanel, TotalPanel, new_total
 
 __all__ = ["OnoApp"]
@@ -38,20 +46,29 @@ Saver = Callable[[Session], str | None]
 class OnoApp(App[int]):
     """A game against bots. ``new_session(k)`` makes the k-th game (0 first);
     ``start(settings)`` a game with other settings (N in a game, S at its end);
-    ``save(session)`` keeps each game's record when it ends or is abandoned."""
+    ``save(session)`` keeps each game's record when it ends or is abandoned.
+
+    ``bot_delay``: seconds a bot takes to move (``--pace``); ``draw_window``: seconds
+    the human has to draw under the draw penalty (``--draw-seconds``, R-DRAW-1).
+    Letter keys work in both cases (Shift, Caps Lock)."""
 
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
     TITLE = "ONO 99"
+    #: the layout adapts below 72 columns and below 23 rows (tested at 60x20 and 80x24)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-wide")]  # noqa: RUF012 (App declares it)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (23, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
         Binding("enter,space", "play_selected", show=False),
-        Binding("d", "draw", show=False),
+        Binding("d,D", "draw", show=False),
         Binding("question_mark,f1", "help", show=False),
-        Binding("q", "quit_game", show=False),
-        Binding("n", "new_game", show=False),
-        Binding("f", "fast", show=False),
+        Binding("q,Q", "quit_game", show=False),
+        Binding("n,N", "new_game", show=False),
+        Binding("f,F", "fast", show=False),
+        Binding("pageup", "log(-1)", show=False),
+        Binding("pagedown", "log(1)", show=False),
         Binding("ctrl+q,ctrl+c", "quit_game", show=False, priority=True),
         *(Binding(str(i), f"play_key({i})", show=False) for i in range(1, 10)),
     ]
@@ -63,8 +80,8 @@ class OnoApp(App[int]):
         start: Starter = NewGame.session,
         save: Saver | None = None,
         note: str | None = None,
-        bot_delay: float = 1.0,
-        draw_window: float = 1.5,
+        bot_delay: float = DEFAULT_PACE,
+        draw_window: float = DEFAULT_DRAW_SECONDS,
     ) -> None:
         use_terminal_widths()  # before anything is measured
         super().__init__()
@@ -84,7 +101,9 @@ class OnoApp(App[int]):
         self.crash_report: str | None = None
         self.saved_to: str | None = None
         self.last_bust: Event | None = None
-        self.fast = False  # fast-forward while the human is out
+        self.fast = False  # F: bots move at once until the human's next turn
+        self.draw_deadline: float | None = None  # R-DRAW-1: when the draw window closes
+        self.countdown: Timer | None = None
 
     # ------------------------------------------------------------------ layout
 
@@ -107,35 +126,35 @@ class OnoApp(App[int]):
             self.notify(self.note, timeout=6)
         await self.start_game()
 
+    async def on_resize(self) -> None:
+        """Lay the words out again for the new size (titles, legend, top line)."""
+        self.call_after_refresh(self.refresh_table)
+
     async def start_game(self) -> None:
         self.query_one(RichLog).clear()
         self.selected = 0
         self.last_bust = None
-        await self.tell(self.session.events_so_far())
+        await self.tell(self.session.events())
         await self.refresh_table()
         self.advance()
 
     def keys_text(self) -> str:
-        if self.session.game.rules.draw_penalty:
-            keys = _("Number or ←/→ and Enter: play · D: draw · ?: rules · Q: quit")
-        else:
-            keys = _("Number or ←/→ and Enter: play · ?: rules · Q: quit")
-        longer = keys + " · " + _("N: new game")
-        # N is listed where the line has room for it (the help screen always lists it)
+        """The key legend: as many of the keys as fit the line (the help screen lists
+        them all); the playing keys first."""
+        keys = [_("1–9/←→ Enter: play")]
+        if self.session.rules.draw_penalty:
+            keys.append(_("D: draw"))
+        keys += [_("?: help"), _("Q: quit")]
+        text = " · ".join(keys)
         room = self.query_one("#keys", Static).content_size.width or self.size.width - 2
-        return longer if cell_len(longer) <= room else keys
+        for extra in (_("F: fast"), _("N: new game")):  # where the line has room
+            if cell_len(text + " · " + extra) <= room:
+                text += " · " + extra
+        return text
 
     async def refresh_table(self) -> None:
         view = self.session.view()
-        r = view.rules
-        self.query_one("#top", Static).update(
-            Text(
-                _("{title} · round {round} · draw pile {count}").format(
-                    title=preset_title(r), round=view.round, count=view.draw_pile
-                ),
-                style="bold",
-            )
-        )
+        self.query_one("#top", Static).update(self.top_text())
         self.query_one("#middle").set_class(view.players > 7, "many")
         self.query_one(PlayersPanel).show(view)
         self.query_one(TotalPanel).show(view)
@@ -152,13 +171,45 @@ class OnoApp(App[int]):
         self.query_one("#hint", Static).update(self.hint_text())
         self.query_one("#keys", Static).update(Text(self.keys_text(), style="dim"))
 
+    def top_text(self) -> Text:
+        """The preset, the round, the points target (points games), the draw pile and
+        whether bots are fast-forwarded; the draw pile, then the preset's long name are
+        left out where the line has no room."""
+        view = self.session.view()
+        r = view.rules
+        room = self.query_one("#top", Static).content_size.width or self.size.width - 2
+        fast = " · " + _("fast-forward") if self.fast and not view.is_over else ""
+        target = _("to {target} points").format(target=r.target) if view.scores is not None else ""
+        short = "ONO 99" if r.preset == "mattel2022" else "O'NO 99"
+        line = ""
+        for title, pile in ((preset_title(r), True), (preset_title(r), False), (short, False)):
+            parts = [title, _("round {round}").format(round=view.round)]
+            if target:
+                parts.append(target)
+            if pile:
+                parts.append(_("draw pile {count}").format(count=view.draw_pile))
+            line = " · ".join(parts)
+            if cell_len(line + fast) <= room:
+                break
+        text = Text(line, style="bold")
+        if fast:
+            text.append(fast, style="bold yellow")
+        return text
+
     def hint_text(self) -> Text:
-        """What Enter would do with the selected card, or why it cannot be played."""
+        """What Enter would do with the selected card, or why it cannot be played; the
+        draw window's countdown (R-DRAW-1)."""
         view = self.session.view()
         if view.to_move is None:
             return Text("")
         if self.session.human_may_draw() and view.to_move != HUMAN:
-            return Text(_("Press D now to draw your card!"), style="bold yellow")
+            left = self.draw_seconds_left()
+            if left is None:
+                return Text(_("Press D now to draw your card!"), style="bold yellow")
+            return Text(
+                _("Press D now to draw your card! {seconds} s left").format(seconds=f"{left:.1f}"),
+                style="bold yellow",
+            )
         if not view.alive[HUMAN] or not view.active[HUMAN]:
             return Text(_("You are out: watch the others play, F to fast-forward, Q to quit."))
         if view.to_move != HUMAN or not self.actions:
@@ -188,24 +239,24 @@ class OnoApp(App[int]):
 
     async def tell(self, events: list[Event]) -> None:
         log = self.query_one(RichLog)
-        g = self.session.game
+        s = self.session
         rounds: list[Event] = []
         over = False
         for e in events:
             if e.kind == "bust":
                 self.last_bust = e
-            line = tell(e, g.names, g.rules, HUMAN)
+            line = tell(e, s.names, s.rules, HUMAN)
             if line:
                 mine = e.seat == HUMAN and e.kind != "round_end"
                 log.write(Text(line, style="bold cyan" if mine else ""))
             if e.kind == "round_end":
                 rounds.append(e)
             over = over or e.kind == "game_over"
-        if rounds and not over and g.alive[HUMAN]:
+        if rounds and not over and s.view().alive[HUMAN]:
             self.show_round_end(rounds[-1])
 
     def show_round_end(self, event: Event) -> None:
-        g = self.session.game
+        view = self.session.view()
         info = event.info or {}
         lines: list[str] = []
         loser = info.get("loser")
@@ -213,21 +264,19 @@ class OnoApp(App[int]):
         total = bust.total if bust is not None and bust.seat == loser else None
         if isinstance(loser, int):
             if total is None:
-                total = g.total
+                total = view.total
             if loser == HUMAN:
                 lines.append(_("You had no safe card at total {total}.").format(total=total))
             else:
                 lines.append(
                     _("{name} had no safe card at total {total}.").format(
-                        name=g.names[loser], total=total
+                        name=view.names[loser], total=total
                     )
                 )
         gained = info.get("gained")
-        title = _("Round {round} is over").format(round=info.get("round", g.round))
+        title = _("Round {round} is over").format(round=info.get("round", view.round))
         self.busy = True
-        summary = RoundSummary(
-            title, lines, self.session.view(), gained if isinstance(gained, list) else None
-        )
+        summary = RoundSummary(title, lines, view, gained if isinstance(gained, list) else None)
         self.push_screen(summary, self.after_modal)
 
     def after_modal(self, _result: object = None) -> None:
@@ -242,18 +291,50 @@ class OnoApp(App[int]):
         if s.is_over:
             self.game_over()
             return
-        if s.waiting_for() == "you":
-            return
         view = s.view()
+        if s.waiting_for() == "you":
+            if view.active[HUMAN] and self.fast:
+                self.fast = False  # fast-forward lasts until your turn
+                self.query_one("#top", Static).update(self.top_text())
+            return
         delay = self.bot_delay
-        if s.human_may_draw():
-            delay = max(delay, self.draw_window)
+        if self.fast:
+            delay = min(delay, 0.05)
         elif not view.active[HUMAN]:
-            delay = min(delay, 0.05) if self.fast else delay / 3
+            delay = delay / 3
+        if s.human_may_draw():
+            # R-DRAW-1: the human's draw window, counted down on screen
+            delay = max(delay, self.draw_window)
+            self.draw_deadline = time.monotonic() + delay
+            self.stop_countdown()
+            self.countdown = self.set_interval(0.1, self.show_countdown)
+            self.show_countdown()
         self.timer = self.set_timer(delay, self.bot_move)
+
+    def draw_seconds_left(self) -> float | None:
+        if self.draw_deadline is None:
+            return None
+        return max(0.0, self.draw_deadline - time.monotonic())
+
+    def show_countdown(self) -> None:
+        self.query_one("#hint", Static).update(self.hint_text())
+
+    def stop_countdown(self) -> None:
+        if self.countdown is not None:
+            self.countdown.stop()
+            self.countdown = None
+
+    def stop_timers(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        self.stop_countdown()
+        self.draw_deadline = None
 
     async def bot_move(self) -> None:
         self.timer = None
+        self.stop_countdown()
+        self.draw_deadline = None
         if self.busy:
             return
         await self.tell(self.session.step())
@@ -261,6 +342,7 @@ class OnoApp(App[int]):
         self.advance()
 
     def game_over(self) -> None:
+        self.fast = False
         self.saved_to = self.save(self.session) if self.save else None
         self.show_game_over()
 
@@ -288,8 +370,14 @@ class OnoApp(App[int]):
         await self.start_game()
 
     def choose_settings(self, cancelled: Callable[[], None]) -> None:
-        """The new-game screen, filled in with this game's settings (a fresh seed)."""
-        current = replace(NewGame.of(self.session), seed=None)
+        """The new-game screen, filled in with this game's settings (a fresh seed) and
+        the pace and draw window now in use."""
+        current = replace(
+            NewGame.of(self.session),
+            seed=None,
+            pace=self.bot_delay,
+            draw_seconds=self.draw_window,
+        )
 
         async def chosen(settings: NewGame | None) -> None:
             if settings is None or not await self.start_new(settings):
@@ -306,11 +394,13 @@ class OnoApp(App[int]):
         except Ono99Error as e:  # the screen validates, so this is a bug: say it, keep playing
             self.notify(translate_error(e), severity="error")
             return False
-        if not self.session.is_over and self.save:
-            self.saved_to = self.save(self.session)
-        if self.timer is not None:
-            self.timer.stop()
-            self.timer = None
+        if not self.session.is_over:
+            self.session.abandon()
+            if self.save:
+                self.saved_to = self.save(self.session)
+        self.stop_timers()
+        self.bot_delay = settings.pace
+        self.draw_window = settings.draw_seconds
         self.games += 1
         first = self.games
         start = self.start
@@ -360,7 +450,23 @@ class OnoApp(App[int]):
             await self.human(self.actions[number - 1])
 
     def action_fast(self) -> None:
-        self.fast = True
+        """F: the bots move at once until your next turn (F again: back to the pace)."""
+        if self.busy or self.session.is_over:
+            return
+        self.fast = not self.fast
+        self.query_one("#top", Static).update(self.top_text())
+        if self.fast and self.timer is not None and self.draw_deadline is None:
+            self.timer.stop()  # move now rather than at the old pace
+            self.timer = None
+            self.advance()
+
+    def action_log(self, pages: int) -> None:
+        """PgUp/PgDn: scroll the announcements of the game."""
+        log = self.query_one(RichLog)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
 
     async def action_draw(self) -> None:
         await self.human(DRAW)
@@ -375,12 +481,16 @@ class OnoApp(App[int]):
                     "Keys: 1–9 play that card · ←/→ choose and Enter play · "
                     "D draw (draw penalty) · ? this help · Q quit"
                 ),
+                _("F: fast-forward: the bots play at once until your next turn"),
+                _("PgUp/PgDn: scroll the announcements"),
                 _("N: abandon this game and start a new one with other settings"),
                 _("▶ plays now · ×2 must play two cards · ✗ cannot be played now"),
+                _("Letter keys work in capitals too."),
             ]
         )
+        rules = self.session.rules
         self.push_screen(
-            HelpScreen(rules_help(self.session.game.rules), help_keys), self.after_modal
+            HelpScreen(rules_help(rules) + card_legend(rules), help_keys), self.after_modal
         )
 
     def action_quit_game(self) -> None:
@@ -391,8 +501,11 @@ class OnoApp(App[int]):
 
         def done(answer: bool | None) -> None:
             if answer:
-                if not self.session.is_over and self.save:
-                    self.saved_to = self.save(self.session)
+                if not self.session.is_over:
+                    self.session.abandon()
+                    if self.save:
+                        self.saved_to = self.save(self.session)
+                self.stop_timers()
                 self.exit(0)
                 return
             self.busy = was_busy

@@ -18,7 +18,14 @@ from ono99.errors import RecordError
 from ono99.events import Event
 from ono99.i18n import _
 from ono99.tui.session import HUMAN, NotPlayable, Session
-from ono99.tui.texts import rules_help, standing_text, tell, turn_text, winner_text
+from ono99.tui.texts import (
+    final_standings,
+    rules_help,
+    standing_text,
+    tell,
+    turn_text,
+    winner_text,
+)
 
 __all__ = ["PlainGame", "run_plain"]
 
@@ -43,10 +50,12 @@ class PlainGame:
         self.out.flush()
 
     def tell(self, events: Iterable[Event]) -> None:
-        g = self.s.game
+        s = self.s
         events = list(events)
         for e in events:
-            line = tell(e, g.names, g.rules, HUMAN)
+            if e.kind == "game_over":
+                continue  # said once, with the final standings (finish)
+            line = tell(e, s.names, s.rules, HUMAN)
             if line:
                 self.say(line)
             if e.kind == "round_end" and not any(x.kind == "game_over" for x in events):
@@ -58,6 +67,17 @@ class PlainGame:
             standing = standing_text(view, seat)
             if standing:
                 self.say(_("{name}: {standing}").format(name=name, standing=standing))
+
+    def final_standings(self) -> None:
+        """Every player, the winner first, then the others in the reverse of the order
+        they went out (the last one out second)."""
+        view = self.s.view()
+        for place, seat, standing in final_standings(view):
+            self.say(
+                _("{place}. {name}: {standing}").format(
+                    place=place, name=view.names[seat], standing=standing
+                )
+            )
 
     def ask(self, *header: str) -> str:
         """Print the header lines, ``total:``, ``hand:`` and the prompt; read one answer."""
@@ -77,18 +97,16 @@ class PlainGame:
         return line.strip()
 
     def help(self) -> None:
-        for line in rules_help(self.s.game.rules):
+        for line in rules_help(self.s.rules):
             self.say(line)
         self.say(
             _("Answer with a card code from your hand (for example 7, -10, R, P2), 99x4, "
               "draw, help or quit.")
         )  # fmt: skip
-        legal = self.s.view().legal
-        if legal:
-            self.say(_("You can play: {moves}").format(moves=" ".join(map(action_code, legal))))
+        # the moves you can play come with the prompt that follows
 
     def run(self) -> int:
-        self.tell(self.s.events_so_far())
+        self.tell(self.s.events())
         try:
             while not self.s.is_over:
                 if self.s.human_may_draw() and self.s.waiting_for() == "bot":
@@ -154,12 +172,13 @@ class PlainGame:
 
     def finish(self) -> None:
         view = self.s.view()
-        g = self.s.game
-        self.say(_("Game over. {result}").format(result=winner_text(view.winner, g.names)))
-        self.standings()
+        self.say(_("Game over. {result}").format(result=winner_text(view.winner, view.names)))
+        self.final_standings()
         self.saved()
 
     def saved(self) -> None:
+        if not self.s.is_over:
+            self.s.abandon()
         where = self.save(self.s)
         if where:
             self.say(_("Game record saved to {path}").format(path=where))

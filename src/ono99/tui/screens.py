@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ono99.i18n import _
-from ono99.tui.texts import standing_text
+from ono99.tui.texts import final_standings, standing_text
 from ono99.view import PlayerView
 
 __all__ = ["HelpScreen", "ConfirmQuit", "ConfirmNewGame", "RoundSummary", "GameOver",
@@ -24,8 +24,21 @@ __all__ = ["HelpScreen", "ConfirmQuit", "ConfirmNewGame", "RoundSummary", "GameO
 
 
 def standings_table(view: PlayerView, gained: list[int] | None = None) -> Table:
-    """Every player's tokens or points (with this round's points) and whether out."""
+    """Every player's tokens or points (with this round's points) and whether out; at the
+    end of the game, by place: the winner first (see :func:`final_standings`)."""
     table = Table.grid(padding=(0, 2))
+    if view.is_over:
+        table.add_column(justify="right")
+        table.add_column()
+        table.add_column()
+        for place, seat, standing in final_standings(view):
+            style = "bold" if place == 1 else ("" if view.alive[seat] else "dim")
+            table.add_row(
+                Text(_("{place}.").format(place=place), style=style),
+                Text(view.names[seat], style=style),
+                Text(standing, style=style),
+            )
+        return table
     for _column in range(3 if gained else 2):
         table.add_column()
     for seat, name in enumerate(view.names):
@@ -42,7 +55,7 @@ class HelpScreen(ModalScreen[None]):
     """The rules summary and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,question_mark,q,space", "close", show=False),
+        Binding("escape,enter,question_mark,q,Q,space", "close", show=False),
     ]
 
     def __init__(self, lines: list[str], keys: str) -> None:
@@ -67,8 +80,8 @@ class ConfirmQuit(ModalScreen[bool]):
     """Quit this game? Y / N."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", show=False),
-        Binding("n,escape", "answer(False)", show=False),
+        Binding("y,Y", "answer(True)", show=False),
+        Binding("n,N,escape", "answer(False)", show=False),
     ]
 
     def question(self) -> tuple[str, str]:
@@ -121,13 +134,15 @@ class RoundSummary(ModalScreen[None]):
 
 
 class GameOver(ModalScreen[str]):
-    """The result; Enter plays again ("again"), S chooses other settings ("settings"),
-    Q quits ("quit")."""
+    """The result; P plays again ("again"), S chooses other settings ("settings"),
+    Q quits ("quit"). Enter, Space and Esc do nothing here but point at those keys: a
+    stray key from the last move must not throw the results away."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,p", "answer('again')", show=False),
-        Binding("s,n", "answer('settings')", show=False),
-        Binding("q,escape", "answer('quit')", show=False),
+        Binding("p,P", "answer('again')", show=False),
+        Binding("s,S,n,N", "answer('settings')", show=False),
+        Binding("q,Q", "answer('quit')", show=False),
+        Binding("enter,space,escape", "stray", show=False),
     ]
 
     def __init__(self, result: str, view: PlayerView, note: str | None) -> None:
@@ -143,7 +158,13 @@ class GameOver(ModalScreen[str]):
             yield Static(standings_table(self.view), classes="standings")
             if self.note:
                 yield Static(self.note, classes="note")
-            yield Static(_("Enter: play again · S: other settings · Q: quit"), classes="close")
+            yield Static(
+                _("P: play again · S: other settings · Q: quit"), classes="close", id="over-keys"
+            )
+
+    def action_stray(self) -> None:
+        self.query_one("#over-keys", Static).set_class(True, "flash")
+        self.app.bell()
 
     def action_answer(self, choice: str) -> None:
         self.dismiss(choice)

@@ -21,6 +21,7 @@ the next bot moves (see :meth:`Session.human_may_draw`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -32,13 +33,13 @@ from ono99.events import Event
 from ono99.game import Game, new_seed
 from ono99.i18n import N_, _
 from ono99.records import to_record
-from ono99.rules import make_rules
+from ono99.rules import Rules, make_rules
 from ono99.tui.texts import why_not
-from ono99.rules import Rules
 from ono99.view import PlayerView, PublicView
 
 __all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "NotOver", "Session", "NewGame",
-           "resolve_level", "bot_player_names"]  # fmt: skip
+           "resolve_level", "bot_player_names", "PACES", "parse_pace", "check_draw_seconds",
+           "DEFAULT_PACE", "DEFAULT_DRAW_SECONDS"]  # fmt: skip
 
 HUMAN = 0
 DEFAULT_LEVEL = "medium"
@@ -96,16 +97,16 @@ class Session:
         #: the game's seed: the user's, or a fresh unguessable one (shown only in the record
         #: of the finished game)
         self.seed = seed if seed is not None else new_seed()
-        preset = make_rules(rules, options)
-        if not preset.min_players <= players <= preset.max_players:
-            raise RulesError(
-                N_("{preset} is for {low} to {high} players, not {count}"),
-                preset=preset.preset,
-                low=preset.min_players,
-                high=preset.max_players,
-                count=players,
-            )
         if game is None:
+            preset = make_rules(rules, options)
+            if not preset.min_players <= players <= preset.max_players:
+                raise RulesError(
+                    N_("{preset} is for {low} to {high} players, not {count}"),
+                    preset=preset.preset,
+                    low=preset.min_players,
+                    high=preset.max_players,
+                    count=players,
+                )
             names = [_("You"), *bot_player_names(players - 1)]
             game = Game(preset, names, seed=self.seed)
         elif isinstance(game.seed, int):
@@ -225,6 +226,44 @@ class Session:
         return self.events()
 
 
+#: ``--pace`` names: seconds a bot takes to move
+PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.3}
+DEFAULT_PACE = 1.0
+#: R-DRAW-1: seconds the human has to draw before the next bot plays
+DEFAULT_DRAW_SECONDS = 1.5
+MAX_SECONDS = 30.0
+
+
+def parse_pace(text: str) -> float:
+    """``--pace``: slow, normal, fast, or seconds a bot move takes (0 to 30); raises
+    :class:`ValueError` with a translated one-line reason."""
+    word = text.strip().lower()
+    if word in PACES:
+        return PACES[word]
+    try:
+        seconds = float(word)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MAX_SECONDS:  # nan and inf too
+        raise ValueError(
+            _("--pace must be slow, normal, fast or seconds from 0 to 30, not {value}").format(
+                value=repr(text)
+            )
+        )
+    return seconds
+
+
+def check_draw_seconds(seconds: float) -> float:
+    """``--draw-seconds``: the draw window (R-DRAW-1), more than 0 and at most 30 seconds."""
+    if not 0 < seconds <= MAX_SECONDS:  # nan and inf too
+        raise ValueError(
+            _("--draw-seconds must be more than 0 and at most 30, not {value}").format(
+                value=repr(seconds)
+            )
+        )
+    return seconds
+
+
 @dataclass(frozen=True)
 class NewGame:
     """The settings of a game, as ``ono99 play``'s flags or the new-game screen choose them.
@@ -239,6 +278,10 @@ class NewGame:
     bots: str = DEFAULT_LEVEL
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None
+    #: seconds a bot takes to move (the terminal's pace, ``--pace``)
+    pace: float = DEFAULT_PACE
+    #: seconds the human has to draw under the draw penalty (``--draw-seconds``)
+    draw_seconds: float = DEFAULT_DRAW_SECONDS
 
     @classmethod
     def of(cls, session: Session) -> NewGame:

@@ -1,4 +1,5 @@
-"""The new-game screen of ``ono99 play``: rules preset, players, bots, options, seed.
+"""The new-game screen of ``ono99 play``: rules preset, players, bots and their pace,
+options, the draw window, seed.
 
 What a preset takes comes from :mod:`ono99.rules` itself: the player range of
 :func:`~ono99.rules.make_rules` (R-SET-5) and the options it resolves (R-SET-6);
@@ -14,7 +15,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -23,14 +24,14 @@ from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
 from ono99.narrate import card_name
 from ono99.rules import PRESETS, make_rules
-from ono99.tui.session import LEVELS, NewGame
+from ono99.tui.session import LEVELS, PACES, NewGame, check_draw_seconds
 from ono99.tui.texts import preset_title
 
 __all__ = ["NewGameScreen", "preset_options", "level_label"]
 
 #: the fields of the form, in order; each sits in a row ``#row-<name>``
-FIELDS = ("rules", "players", "bots", "scoring", "target", "points_mode", "zero_ending_99",
-          "draw_penalty", "seed")  # fmt: skip
+FIELDS = ("rules", "players", "bots", "pace", "scoring", "target", "points_mode",
+          "zero_ending_99", "draw_penalty", "draw_seconds", "seed")  # fmt: skip
 #: options that only count with scoring = points (R-END-3)
 POINTS_OPTIONS = ("target", "points_mode")
 
@@ -43,6 +44,18 @@ def preset_options(preset: str) -> dict[str, Any]:
         points = make_rules(preset, {"scoring": "points"}).options
         options.update((k, points[k]) for k in POINTS_OPTIONS)
     return options
+
+
+def pace_choices(current: float) -> list[tuple[str, float]]:
+    """The pace list: slow, normal, fast, and the current pace when it is another."""
+    labels = {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")}
+    choices = [
+        (_("{pace} ({seconds} s a move)").format(pace=labels[name], seconds=seconds), seconds)
+        for name, seconds in PACES.items()
+    ]
+    if current not in PACES.values():
+        choices.append((_("{seconds} s a move").format(seconds=f"{current:g}"), current))
+    return choices
 
 
 def level_label(level: str) -> str:
@@ -66,6 +79,7 @@ class OptionCheck(Checkbox, inherit_bindings=False):
         return _("on") if value else _("off")
 
     def watch_value(self) -> None:
+        super().watch_value()  # posts Changed
         self.label = self.word(self.value)
 
 
@@ -96,52 +110,63 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
         with Vertical(id="dialog", classes="newgame"):
             yield Static(Text(_("New game"), style="bold"), classes="title")
-            with row("rules", _("Rules")):
-                yield Select(
-                    [(preset_title(make_rules(p)), p) for p in PRESETS],
-                    value=cur.rules, allow_blank=False, compact=True, id="set-rules",
-                )  # fmt: skip
-            with row("players", _("Players")):
-                yield Select(
-                    self.player_choices(cur.rules),
-                    value=cur.players, allow_blank=False, compact=True, id="set-players",
-                )  # fmt: skip
-            with row("bots", _("Bots")):
-                yield Select(
-                    [(level_label(level), level) for level in self.levels],
-                    value=cur.bots, allow_blank=False, compact=True, id="set-bots",
-                )  # fmt: skip
-            with row("scoring", _("Scoring")):
-                yield Select(
-                    [(_("tokens"), "tokens"), (_("points"), "points")],
-                    value=defaults["scoring"], allow_blank=False, compact=True, id="set-scoring",
-                )  # fmt: skip
-            with row("target", _("Points target")):
-                yield Input(
-                    str(defaults["target"]), restrict=r"[0-9]*", max_length=6, compact=True,
-                    id="set-target",
-                )  # fmt: skip
-            with row("points_mode", _("At the target")):
-                yield Select(
-                    [
-                        (_("reaching it puts a player out"), "elimination"),
-                        (_("the game ends, fewest points wins"), "lowest"),
-                    ],
-                    value=defaults["points_mode"], allow_blank=False, compact=True,
-                    id="set-points_mode",
-                )  # fmt: skip
-            with row("zero_ending_99", _("{card} on totals ending in 0").format(
-                card=card_name(int(Card.NINETY_NINE), rules_99))
-            ):  # fmt: skip
-                yield OptionCheck(bool(defaults["zero_ending_99"]), id="set-zero_ending_99")
-            with row("draw_penalty", _("Draw penalty")):
-                yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
-            with row("seed", _("Seed")):
-                yield Input(
-                    "" if cur.seed is None else str(cur.seed),
-                    placeholder=_("empty: a new random deal"), max_length=12, compact=True,
-                    id="set-seed",
-                )  # fmt: skip
+            with VerticalScroll(id="set-fields", can_focus=False):
+                with row("rules", _("Rules")):
+                    yield Select(
+                        [(preset_title(make_rules(p)), p) for p in PRESETS],
+                        value=cur.rules, allow_blank=False, compact=True, id="set-rules",
+                    )  # fmt: skip
+                with row("players", _("Players")):
+                    yield Select(
+                        self.player_choices(cur.rules),
+                        value=cur.players, allow_blank=False, compact=True, id="set-players",
+                    )  # fmt: skip
+                with row("bots", _("Bots")):
+                    yield Select(
+                        [(level_label(level), level) for level in self.levels],
+                        value=cur.bots, allow_blank=False, compact=True, id="set-bots",
+                    )  # fmt: skip
+                with row("pace", _("Pace of the bots")):
+                    yield Select(
+                        pace_choices(cur.pace),
+                        value=cur.pace, allow_blank=False, compact=True, id="set-pace",
+                    )  # fmt: skip
+                with row("scoring", _("Scoring")):
+                    yield Select(
+                        [(_("tokens"), "tokens"), (_("points"), "points")],
+                        value=defaults["scoring"], allow_blank=False, compact=True, id="set-scoring",
+                    )  # fmt: skip
+                with row("target", _("Points target")):
+                    yield Input(
+                        str(defaults["target"]), restrict=r"[0-9]*", max_length=6, compact=True,
+                        id="set-target",
+                    )  # fmt: skip
+                with row("points_mode", _("At the target")):
+                    yield Select(
+                        [
+                            (_("reaching it puts a player out"), "elimination"),
+                            (_("the game ends, fewest points wins"), "lowest"),
+                        ],
+                        value=defaults["points_mode"], allow_blank=False, compact=True,
+                        id="set-points_mode",
+                    )  # fmt: skip
+                with row("zero_ending_99", _("{card} on totals ending in 0").format(
+                    card=card_name(int(Card.NINETY_NINE), rules_99))
+                ):  # fmt: skip
+                    yield OptionCheck(bool(defaults["zero_ending_99"]), id="set-zero_ending_99")
+                with row("draw_penalty", _("Draw penalty")):
+                    yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
+                with row("draw_seconds", _("Seconds to draw")):
+                    yield Input(
+                        f"{cur.draw_seconds:g}", restrict=r"[0-9.]*", max_length=5, compact=True,
+                        id="set-draw_seconds",
+                    )  # fmt: skip
+                with row("seed", _("Seed")):
+                    yield Input(
+                        "" if cur.seed is None else str(cur.seed),
+                        placeholder=_("empty: a new random deal"), max_length=12, compact=True,
+                        id="set-seed",
+                    )  # fmt: skip
             yield Static("", id="set-message")
             with Horizontal(id="set-buttons"):
                 yield Button(_("Start"), variant="primary", compact=True, id="set-start")
@@ -166,6 +191,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             self.query_one(f"#row-{name}").display = name in taken
         for name in POINTS_OPTIONS:
             self.query_one(f"#row-{name}").disabled = not points
+        # the draw window (R-DRAW-1) counts only with the draw penalty on
+        self.query_one("#row-draw_seconds").display = "draw_penalty" in taken
+        self.query_one("#row-draw_seconds").disabled = not self.query_one(
+            "#set-draw_penalty", Checkbox
+        ).value
 
     def say(self, message: str) -> None:
         self.query_one("#set-message", Static).update(Text(message, style="bold red"))
@@ -187,6 +217,10 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     def scoring_changed(self) -> None:
         self.show_options()
         self.say("")
+
+    @on(Checkbox.Changed, "#set-draw_penalty")
+    def draw_penalty_changed(self) -> None:
+        self.show_options()
 
     @on(Input.Submitted)
     def submitted(self) -> None:
@@ -225,9 +259,24 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                 seed = int(seed_text)
             except ValueError:
                 return _("The seed must be a whole number, or empty for a new random deal.")
+        draw_seconds = self.current.draw_seconds
+        if options.get("draw_penalty"):
+            try:
+                draw_seconds = check_draw_seconds(
+                    float(self.query_one("#set-draw_seconds", Input).value.strip() or "nan")
+                )
+            except ValueError:
+                return _("The seconds to draw must be a number above 0 and at most 30.")
+        pace = self.query_one("#set-pace", Select).value
         players = self.query_one("#set-players", Select).value
         settings = NewGame(
-            preset, int(str(players)), str(self.query_one("#set-bots", Select).value), options, seed
+            preset,
+            int(str(players)),
+            str(self.query_one("#set-bots", Select).value),
+            options,
+            seed,
+            pace=float(str(pace)),
+            draw_seconds=draw_seconds,
         )
         try:
             r = make_rules(preset, options)  # R-SET-6

@@ -18,7 +18,8 @@ from ono99.rules import Rules
 from ono99.view import PlayerView
 
 __all__ = ["tell", "why_not", "rules_help", "preset_title", "direction_text", "turn_text",
-           "standing_text", "score_text", "winner_text", "move_name"]  # fmt: skip
+           "standing_text", "score_text", "winner_text", "move_name", "final_order",
+           "final_standings", "card_legend"]  # fmt: skip
 
 _M10, _REV, _P2, _HOLD, _99 = (int(c) for c in (Card.MINUS10, Card.REVERSE, Card.PLAY2,
                                                  Card.HOLD, Card.NINETY_NINE))  # fmt: skip
@@ -163,6 +164,62 @@ def standing_text(view: PlayerView, seat: int) -> str:
     elif not view.active[seat]:
         parts.append(_("out of this round"))
     return ", ".join(parts)
+
+
+#: the names printed on the cards (the English of :func:`~ono99.narrate.card_name`)
+_PRINTED = {_REV: "Reverse", _HOLD: "Hold"}
+
+
+def card_legend(rules: Rules) -> list[str]:
+    """For the help screen: the special cards' names in this language with the English
+    printed on the cards, e.g. "Teskari (Reverse)"; nothing in English."""
+    printed = dict(_PRINTED)
+    printed[_P2] = "Play 2" if rules.preset == "mattel2022" else "Double Play"
+    pairs = []
+    for card in (_REV, _P2, _HOLD):
+        if not rules.deck[card]:
+            continue
+        name = card_name(card, rules)
+        if name != printed[card]:
+            # TRANSLATORS: a card's name in this language, then as printed on the card
+            pairs.append(_("{name} ({printed})").format(name=name, printed=printed[card]))
+    if not pairs:
+        return []
+    return [_("The cards are printed in English: {cards}.").format(cards=", ".join(pairs))]
+
+
+def final_order(view: PlayerView) -> list[int]:
+    """The seats from first place to last once the game is over: the winner (or the
+    players sharing the win) first, then those still in the game by score (points games
+    that end at the target), then those who went out, the last one out first."""
+    w = view.winner
+    winners = [] if w is None else ([w] if isinstance(w, int) else list(w))
+    out = [s for s in reversed(view.out) if s not in winners]
+    rest = [s for s in range(view.players) if s not in winners and s not in out]
+    if view.scores is not None:
+        scores = view.scores
+        rest.sort(key=lambda s: scores[s])
+    elif view.tokens is not None:
+        tokens = view.tokens
+        rest.sort(key=lambda s: -tokens[s])
+    return winners + rest + out
+
+
+def final_standings(view: PlayerView) -> list[tuple[int, int, str]]:
+    """``(place, seat, standing)`` for every player, first place first (see
+    :func:`final_order`); players sharing the win share first place."""
+    w = view.winner
+    winners = set() if w is None else ({w} if isinstance(w, int) else set(w))
+    rows: list[tuple[int, int, str]] = []
+    for i, seat in enumerate(final_order(view)):
+        if seat in winners:
+            parts = [_("winner")]
+            if score_text(view, seat):
+                parts.append(score_text(view, seat))
+            rows.append((1, seat, ", ".join(parts)))
+        else:
+            rows.append((i + 1, seat, standing_text(view, seat) or _("still in the game")))
+    return rows
 
 
 def rules_help(rules: Rules) -> list[str]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,21 +26,51 @@ def new_total(view: PlayerView, action: int) -> int:
 
 
 class PlayersPanel(Static):
-    """Every player in seat order (the order of play when clockwise)."""
+    """Every player in seat order (the order of play when clockwise), with their cards
+    and tokens or points; ×2 marks who owes two cards. Where the words do not fit
+    (narrow terminals, long words), a table of numbers under a header row."""
+
+    view: PlayerView | None = None
+
+    def on_resize(self) -> None:
+        if self.view is not None:  # fit the words to the new width
+            self.show(self.view)
 
     def show(self, view: PlayerView) -> None:
+        self.view = view
         arrow = "↓" if view.direction == 1 else "↑"
-        self.border_title = _("Players {arrow} {direction}").format(
+        title = _("Players {arrow} {direction}").format(
             arrow=arrow, direction=direction_text(view.direction)
         )
+        if cell_len(title) + 4 > self.outer_size.width > 0:
+            title = _("Players {arrow}").format(arrow=arrow)
+        self.border_title = title
+        wide = self.words_table(view)
+        room = self.content_size.width
+        if room <= 0 or natural_width(wide) <= room:
+            self.update(wide)
+        else:
+            self.update(self.numbers_table(view))
+
+    @staticmethod
+    def mark(view: PlayerView, seat: int) -> Text:
+        mark = "▶" if seat == view.to_move else ""
+        if view.owes_two == seat:
+            mark = "▶×2" if seat == view.to_move else "×2"
+        return Text(mark, style="bold yellow")
+
+    @staticmethod
+    def style(view: PlayerView, seat: int) -> str:
+        if not view.active[seat]:
+            return "dim"
+        return "bold" if seat == view.to_move else ""
+
+    def words_table(self, view: PlayerView) -> Table:
         table = Table.grid(padding=(0, 2))
         table.add_column(width=3, no_wrap=True)
         for _column in range(3):
-            table.add_column()
+            table.add_column(no_wrap=True)
         for seat, name in enumerate(view.names):
-            mark = "▶" if seat == view.to_move else ""
-            if view.owes_two == seat:
-                mark = "▶×2" if seat == view.to_move else "×2"
             if not view.alive[seat]:
                 status = _("out of the game")
             elif not view.active[seat]:
@@ -46,35 +79,97 @@ class PlayersPanel(Static):
                 status = ngettext("{count} card", "{count} cards", view.hand_sizes[seat]).format(
                     count=view.hand_sizes[seat]
                 )
-            style = "bold" if seat == view.to_move else ""
-            if not view.active[seat]:
-                style = "dim"
+            style = self.style(view, seat)
             table.add_row(
-                Text(mark, style="bold yellow"),
+                self.mark(view, seat),
                 Text(name, style=style),
                 Text(status, style=style),
                 Text(score_text(view, seat), style=style),
             )
-        self.update(table)
+        return table
+
+    def numbers_table(self, view: PlayerView) -> Table:
+        """Cards and tokens/points as numbers under a header; ✗ out of the game, – out
+        of the round."""
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=3, no_wrap=True)
+        table.add_column(no_wrap=True, overflow="ellipsis")
+        table.add_column(justify="right", no_wrap=True)
+        header = [Text(""), Text(""), Text(_("cards"), style="dim")]
+        if view.tokens is not None:
+            table.add_column(justify="right", no_wrap=True)
+            header.append(Text(_("tokens"), style="dim"))
+        if view.scores is not None:
+            table.add_column(justify="right", no_wrap=True)
+            header.append(Text(_("points"), style="dim"))
+        table.add_row(*header)
+        for seat, name in enumerate(view.names):
+            style = self.style(view, seat)
+            if not view.alive[seat]:
+                cards = "✗"
+            elif not view.active[seat]:
+                cards = "–"
+            else:
+                cards = str(view.hand_sizes[seat])
+            row = [self.mark(view, seat), Text(name, style=style), Text(cards, style=style)]
+            if view.tokens is not None:
+                row.append(Text(str(view.tokens[seat]), style=style))
+            if view.scores is not None:
+                row.append(Text(str(view.scores[seat]), style=style))
+            table.add_row(*row)
+        return table
+
+
+def natural_width(renderable: Table) -> int:
+    """The width ``renderable`` takes without wrapping."""
+    console = Console(width=10_000, color_system=None, legacy_windows=False)
+    return Measurement.get(console, console.options, renderable).maximum
 
 
 class TotalPanel(Vertical):
-    """The running total, large, with the direction and whose turn it is."""
+    """The running total, large, with the direction and whose turn it is; who owes two
+    cards stays in sight while anyone does (R-P2-6)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="total-label")
         yield Digits("0", id="total")
         yield Static(id="direction")
         yield Static(id="turn")
+        yield Static(id="owes")
+
+    view: PlayerView | None = None
+
+    def on_resize(self) -> None:
+        if self.view is not None:  # fit the words to the new width
+            self.show(self.view)
 
     def show(self, view: PlayerView) -> None:
-        self.query_one("#total-label", Static).update(_("Total"))
+        self.view = view
+        self.border_title = _("Total")
         self.query_one("#total", Digits).update(str(view.total))
         arrow = "↻" if view.direction == 1 else "↺"
-        self.query_one("#direction", Static).update(
-            _("{arrow} {direction}").format(arrow=arrow, direction=direction_text(view.direction))
+        direction = self.query_one("#direction", Static)
+        words = _("{arrow} {direction}").format(
+            arrow=arrow, direction=direction_text(view.direction)
         )
-        self.query_one("#turn", Static).update(Text(turn_text(view), style="bold"))
+        # where the words do not fit (narrow screens), the arrow alone; the players'
+        # title says the direction too
+        room = direction.content_size.width
+        direction.update(words if room <= 0 or cell_len(words) <= room else arrow)
+        turn = turn_text(view)
+        self.query_one("#turn", Static).update(Text(turn, style="bold"))
+        owes = self.query_one("#owes", Static)
+        says_two = view.owes_two is not None and view.owes_two == view.to_move
+        if view.owes_two is not None and not (says_two and view.pending_draw != view.seat):
+            name = view.names[view.owes_two]
+            line = (
+                _("You must play two cards")
+                if view.owes_two == view.seat
+                else _("{name} must play two cards").format(name=name)
+            )
+            owes.update(Text("×2 " + line, style="yellow"))
+            owes.display = True
+        else:
+            owes.display = False
         danger = view.total >= 89 if view.rules.limit <= 99 else view.total >= 90
         self.set_class(danger, "danger")
 
@@ -94,7 +189,10 @@ class HandBar(Horizontal):
     """The human's hand: the cards, then the moves that are not cards."""
 
     def items(self, view: PlayerView) -> list[int]:
-        """The actions shown, in order: the cards in hand, then 99x4 and draw."""
+        """The actions shown, in order: the cards in hand, then 99x4 and draw (nothing
+        once you are out)."""
+        if not view.alive[view.seat] or not view.active[view.seat]:
+            return []
         acts = list(view.hand)
         if FOUR_99 in view.legal:
             acts.append(FOUR_99)
@@ -103,7 +201,9 @@ class HandBar(Horizontal):
         return acts
 
     async def show(self, view: PlayerView, selected: int) -> list[int]:
-        acts = self.items(view)
+        out = not view.alive[view.seat] or not view.active[view.seat]
+        self.set_class(out, "out")
+        acts = [] if out else self.items(view)  # your hand is hidden once you are out
         cards = list(self.query(CardView))
         if len(cards) != len(acts):
             await self.remove_children()
