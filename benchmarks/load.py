@@ -5,7 +5,8 @@ tables of 4 human seats, each seat driven by its own scripted websocket client (
 connections per table, no bots: every move is a real client round trip and is fanned out
 to 4 connections), starts every table at once and plays them all to the end. A client waits
 ``--think`` seconds (uniform 0.5x..1.5x) before each of its moves, then plays a random legal
-move. Prints ONE JSON object on stdout::
+move. The tables start one after the other over ``--ramp`` seconds (2 x think by default), all
+of them then playing at once. Prints ONE JSON object on stdout::
 
     {"tables", "finished", "moves", "seconds", "moves_per_s", "rtt_ms": {"p50", "p99", ...},
      "errors", "error_samples", "replayed", "settings": {...}}
@@ -46,6 +47,11 @@ from pathlib import Path
 from typing import Any
 
 SEATS = 4
+
+try:  # the clients' own parsing, not the server's: the faster the better
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
 NAMES = ("Ana", "Bo", "Cy", "Di")
 
 
@@ -130,7 +136,7 @@ async def _setup_table(
         st.ws = await connect(f"{st.url}/ws/{tid}?token={st.token}", max_size=2**22)
     for st in seats:
         while st.state is None:
-            msg = json.loads(await asyncio.wait_for(st.ws.recv(), 30))
+            msg = _loads(await asyncio.wait_for(st.ws.recv(), 30))
             if msg["type"] == "state":
                 st.state = msg
     return tid, seats, seats[0].token
@@ -160,7 +166,7 @@ async def _play_seat(st: Seat, tally: Tally, think: float, rng: random.Random, e
                 return
             raw = await asyncio.wait_for(st.ws.recv(), left)
             now = time.perf_counter()
-            msg = json.loads(raw)
+            msg = _loads(raw)
             if msg["type"] == "error":
                 tally.error(f"table {st.table} seat {st.seat}: {msg.get('error')}")
                 st.sent_at.pop(msg.get("id", -1), None)
@@ -190,7 +196,8 @@ async def _play_seat(st: Seat, tally: Tally, think: float, rng: random.Random, e
 
 
 async def _client_main(
-    servers: list[str], first: int, count: int, think: float, seconds: float, seed: int,
+    servers: list[str], first: int, count: int, think: float, ramp: float, seconds: float,
+    seed: int,
     ready: Any, go: Any, out: Any,
 ) -> None:  # fmt: skip
     import httpx
@@ -221,7 +228,10 @@ async def _client_main(
             for st in seats
         ]
 
-        async def start(tid: str, token: str, home: str) -> None:
+        async def start(k: int, tid: str, token: str, home: str) -> None:
+            # table k starts at k/n of the ramp: tables that open together in real life
+            # still do not all start in the same instant
+            await asyncio.sleep(ramp * k / max(1, len(tables)))
             async with sem:
                 try:
                     await _http(client, "POST", f"{home}/api/tables/{tid}/start", {"token": token})
@@ -230,8 +240,8 @@ async def _client_main(
 
         await asyncio.gather(
             *(
-                start(tid, tok, seats[0].url.replace("ws://", "http://"))
-                for tid, seats, tok in tables
+                start(k, tid, tok, seats[0].url.replace("ws://", "http://"))
+                for k, (tid, seats, tok) in enumerate(tables)
             )
         )
         await asyncio.gather(*players)
@@ -263,8 +273,11 @@ async def _client_main(
             for st in seats:
                 with contextlib.suppress(Exception):
                     await st.ws.close()
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF)
     out.put(
-        {"t0": t0, "t1": t1, "moves": tally.moves, "rtts": tally.rtts, "errors": tally.errors,
+        {"cpu_s": ru.ru_utime + ru.ru_stime, "t0": t0, "t1": t1, "moves": tally.moves, "rtts": tally.rtts, "errors": tally.errors,
          "samples": tally.samples, "finished": tally.finished, "replayed": replayed,
          "tables": len(tables)}
     )  # fmt: skip
@@ -305,6 +318,15 @@ def start_server(db: str, log: Path, env: dict[str, str]) -> tuple[subprocess.Po
             time.sleep(0.05)
         stop(proc)
     raise RuntimeError("the server did not start:\n" + log.read_text()[-2000:])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -367,7 +389,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for i, n in enumerate(share):
             c = ctx.Process(
                 target=_client_proc,
-                args=(urls, first, n, args.think, args.seconds, args.seed + i, ready[i], go, out),
+                args=(
+                    urls,
+                    first,
+                    n,
+                    args.think,
+                    args.ramp,
+                    args.seconds,
+                    args.seed + i,
+                    ready[i],
+                    go,
+                    out,
+                ),
                 daemon=True,
             )
             c.start()
@@ -379,14 +412,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.profile:
             prof = subprocess.Popen(
                 ["py-spy", "record", "-o", args.profile, "--pid", str(procs[0].pid),
-                 "--duration", str(int(args.profile_seconds)), "--nonblocking",
+                 "--duration", str(int(args.profile_seconds)), "--nonblocking", "--gil",
                  "--format", "raw" if args.profile.endswith(".txt") else "flamegraph"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip
+        cpu_before = [cpu_seconds(p.pid) for p in procs]
         go.set()
         results = []
         for _ in clients:
             results.append(out.get(timeout=args.seconds + 600))
+        server_cpu = sum(cpu_seconds(p.pid) for p in procs) - sum(cpu_before)
         for c in clients:
             c.join(30)
         if args.profile:
@@ -421,6 +456,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "errors": errors,
         "error_samples": samples,
+        # CPU seconds: servers from the start of play to the end of the replay checks,
+        # client processes over their whole life (setup included)
+        "cpu_s": {
+            "servers": round(server_cpu, 1),
+            "clients": round(sum(r["cpu_s"] for r in results), 1),
+            "server_ms_per_move": round(1000 * server_cpu / max(1, moves), 3),
+        },
         "settings": {
             "db": "sqlite" if db.startswith("sqlite") else "postgresql",
             "servers": args.servers,
@@ -429,6 +471,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "humans_per_table": SEATS,
             "bots_per_table": 0,
             "think_s": args.think,
+            "ramp_s": args.ramp,
             "seconds_limit": args.seconds,
             "seed": args.seed,
             "limits": "off (ONO99_LIMITS=off: every client is 127.0.0.1)",
@@ -446,6 +489,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--servers", type=int, default=1, help="ono99 serve processes")
     p.add_argument("--client-procs", type=int, default=1, help="client processes")
     p.add_argument("--think", type=float, default=1.0, help="mean think time per move (s)")
+    p.add_argument(
+        "--ramp",
+        type=float,
+        default=None,
+        help="start the tables over this many seconds (default: 2 x --think)",
+    )
     p.add_argument("--seconds", type=float, default=240.0, help="limit on the play (s)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
@@ -455,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--profile-seconds", type=float, default=20.0)
     args = p.parse_args(argv)
+    if args.ramp is None:
+        args.ramp = 2 * args.think
     if args.tables < 1 or args.servers < 1 or args.client_procs < 1 or args.seconds <= 0:
         p.error("--tables, --servers, --client-procs and --seconds must be positive")
     print(json.dumps(run(args)), flush=True)

@@ -23,6 +23,7 @@ from ono99.rules import Rules
 
 __all__ = ["catalog", "speaking", "event_json", "translate", "pick_language"]
 
+
 @functools.cache
 def catalog(lang: str) -> gettext.NullTranslations:
     """The catalog of ``lang`` (English if it is unknown or not installed)."""
@@ -71,17 +72,21 @@ def _cards(value: Any) -> Any:
 
 
 def event_json(
-    event: Event, names: Sequence[str], rules: Rules, seat: int | None, lang: str
+    event: Event, names: Sequence[str], rules: Rules, seat: int | None, lang: str | None
 ) -> dict[str, Any]:
     """One event (already filtered for ``seat`` by ``Game.events_for``) as JSON with card
-    codes and its announcement in ``lang``."""
+    codes and its announcement in ``lang`` (None: in the language of the ``speaking``
+    block around the call, cheaper for many events at once)."""
     info: dict[str, Any] | None = None
     if event.info is not None:
         info = {}
         for k, v in event.info.items():
             info[k] = _cards(v) if k in ("cards", "hands") else v
-    with speaking(lang):
+    if lang is None:
         text = narrate(event, names, rules, you=seat)
+    else:
+        with speaking(lang):
+            text = narrate(event, names, rules, you=seat)
     return {
         "kind": event.kind,
         "seat": event.seat,

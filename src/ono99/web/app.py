@@ -51,7 +51,7 @@ from ono99.web.protocol import (
 from ono99.web.protocol import schemas as protocol_schemas
 from ono99.web.replay_api import make_router as make_replay_router
 from ono99.web.store import Store
-from ono99.web.tables import Conn, Hub, Settings, Table, WebError, no_table
+from ono99.web.tables import Conn, Hub, Settings, Table, WebError, encode, no_table
 
 __all__ = ["create_app", "STATIC_DIR", "BODY_LIMIT"]
 
@@ -445,7 +445,7 @@ async def _writer(websocket: WebSocket, conn: Conn, close_code: list[int]) -> No
             msg = await conn.queue.get()
             if msg is None:
                 break
-            await websocket.send_text(json.dumps(msg, ensure_ascii=False))
+            await websocket.send_text(encode(msg))
     except Exception:  # the socket went away: the reader notices and cleans up
         pass
     finally:
