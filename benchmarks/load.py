@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,9 @@ from typing import Any
 SEATS = 4
 
 try:  # the clients' own parsing, not the server's: the faster the better
-    from orjson import loads as _loads
+    import orjson
+
+    _loads: Callable[[str | bytes], Any] = orjson.loads
 except ImportError:  # pragma: no cover
     _loads = json.loads
 NAMES = ("Ana", "Bo", "Cy", "Di")
@@ -133,7 +136,10 @@ async def _setup_table(
         j = await _http(client, "POST", f"{srv}/api/tables/{tid}/join", {"name": NAMES[s]})
         seats.append(Seat(tid, j["seat"], j["token"], srv.replace("http://", "ws://")))
     for st in seats:
-        st.ws = await connect(f"{st.url}/ws/{tid}?token={st.token}", max_size=2**22)
+        # no client pings: browsers do not send them (the server pings every 20 s)
+        st.ws = await connect(
+            f"{st.url}/ws/{tid}?token={st.token}", max_size=2**22, ping_interval=None
+        )
     for st in seats:
         while st.state is None:
             msg = _loads(await asyncio.wait_for(st.ws.recv(), 30))
@@ -159,12 +165,8 @@ async def _play_seat(st: Seat, tally: Tally, think: float, rng: random.Random, e
         )
 
     try:
-        while True:
-            left = end - time.time()
-            if left <= 0:
-                tally.error(f"table {st.table} seat {st.seat}: not over in time")
-                return
-            raw = await asyncio.wait_for(st.ws.recv(), left)
+        # no timeout per message (cheaper): a watchdog closes every socket at the deadline
+        async for raw in st.ws:
             now = time.perf_counter()
             msg = _loads(raw)
             if msg["type"] == "error":
@@ -186,10 +188,15 @@ async def _play_seat(st: Seat, tally: Tally, think: float, rng: random.Random, e
             if view["legal"] and msg["version"] != st.tried:
                 st.tried = msg["version"]
                 mover = asyncio.create_task(move_later(msg["version"], list(view["legal"])))
-    except TimeoutError:
-        tally.error(f"table {st.table} seat {st.seat}: not over in time")
+        late = time.time() >= end
+        tally.error(
+            f"table {st.table} seat {st.seat}: " + ("not over in time" if late else "closed")
+        )
     except Exception as e:
-        tally.error(f"table {st.table} seat {st.seat}: {type(e).__name__}: {e}")
+        if time.time() >= end:
+            tally.error(f"table {st.table} seat {st.seat}: not over in time")
+        else:
+            tally.error(f"table {st.table} seat {st.seat}: {type(e).__name__}: {e}")
     finally:
         if mover is not None:
             mover.cancel()
@@ -244,7 +251,17 @@ async def _client_main(
                 for k, (tid, seats, tok) in enumerate(tables)
             )
         )
+
+        async def watchdog() -> None:
+            await asyncio.sleep(max(0.0, end - time.time()))
+            for _tid, seats, _tok in tables:
+                for st in seats:
+                    with contextlib.suppress(Exception):
+                        await st.ws.close()
+
+        dog = asyncio.create_task(watchdog())
         await asyncio.gather(*players)
+        dog.cancel()
         t1 = max(tally.last_state_at, t0)
         # Every finished table's record replays to the winner its clients saw.
         from ono99.records import replay
@@ -412,7 +429,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.profile:
             prof = subprocess.Popen(
                 ["py-spy", "record", "-o", args.profile, "--pid", str(procs[0].pid),
-                 "--duration", str(int(args.profile_seconds)), "--nonblocking", "--gil",
+                 "--duration", str(int(args.profile_seconds)), "--nonblocking",
                  "--format", "raw" if args.profile.endswith(".txt") else "flamegraph"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip
