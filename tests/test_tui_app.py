@@ -36,8 +36,10 @@ GAMES: dict[str, tuple[str, dict[str, Any], int]] = {
     "gu": ("classic1980", {"scoring": "points", "target": 60}, 5),
     "uz": ("gamerules", {"draw_penalty": True}, 3),
     "my": ("mattel2022", {}, 6),
-    "kn": ("classic1980", {}, 8),
+    "kn": ("classic1980", {}, 5),
 }
+# (8 players, the tallest table, are laid out in every language by
+# test_every_preset_fits_in_every_language; a whole 8-player token game takes minutes here)
 
 
 @pytest.fixture(autouse=True)
@@ -129,7 +131,7 @@ async def play_to_the_end(app: OnoApp, pilot: Pilot[Any], seed: int) -> dict[str
     """Play like a person: number keys, arrows + Enter, D to draw; Enter on summaries."""
     rng = random.Random(seed)
     seen = {"turns": 0, "rounds": 0, "checks": 0}
-    deadline = time.monotonic() + 300  # a whole game, however busy the machine
+    deadline = time.monotonic() + 600  # a whole game, however busy the machine
     while time.monotonic() < deadline:
         await pilot.pause()
         screen = app.screen

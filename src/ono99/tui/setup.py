@@ -174,6 +174,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             yield Static(_("Tab: next field · Enter: start · Esc: cancel"), classes="close")
 
     def on_mount(self) -> None:
+        # the app's breakpoint classes at once (Textual sets them on the first resize, a
+        # frame later: a 20-row terminal would see the long form flash by)
+        width, height = self.app.size
+        self.set_class(width < 72, "-narrow")
+        self.set_class(height < 23, "-short")
         self.show_options()
         self.query_one("#set-rules", Select).focus()
 
