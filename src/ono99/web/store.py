@@ -371,6 +371,16 @@ class Store:
             row = c.execute(select(tables_t.c.id).where(tables_t.c.code == code)).first()
             return None if row is None else str(row[0])
 
+    def moves_since(self, table_id: str, idx: int) -> list[str]:
+        """The moves of a table from index ``idx`` on, in order."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(moves_t.c.move)
+                .where(moves_t.c.table_id == table_id, moves_t.c.idx >= idx)
+                .order_by(moves_t.c.idx)
+            )
+            return [r[0] for r in rows]
+
     def load(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as c:
             row = c.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()

@@ -639,6 +639,19 @@ class Table:
     async def _sync(self) -> None:
         """Take in what other processes stored (lock held): seats, the start, new moves,
         the rematch; one new state to every connection if anything changed."""
+        g = self.game
+        if g is not None and not g.is_over:
+            # playing: only moves can have come (one small query)
+            new = await self.hub.db(self.hub.store.moves_since, self.id, len(g.moves))
+            if new:
+                after = g.copy(events=True)
+                for move in new:
+                    after.apply(move)
+                self.game = after
+                self._bump(True)
+                self._broadcast()
+                self._reschedule()
+            return
         st = await self.hub.db(self.hub.store.load, self.id)
         if st is None:
             return
