@@ -153,6 +153,24 @@ def test_plain_ismcts_is_the_configuration_measured_for_the_rules() -> None:
     )
 
 
+def test_expert_plays_the_heuristic_in_elimination_games_of_four_or_more() -> None:
+    """``expert`` is plain ``ismcts`` except in elimination games (R-END-1) of 4 or more
+    players, where it plays the heuristic's card (docs/strength.md, "Where search
+    helps"); with 2 players it still searches."""
+    from ono99.bots.levels import EXPERT_HEURISTIC_FROM, ExpertBot
+
+    assert EXPERT_HEURISTIC_FROM == 4 and isinstance(make_bot("expert"), ExpertBot)
+    for players, seed in ((4, 9), (5, 10)):
+        expert = ["expert", "greedy", "expert", "greedy", "greedy"][:players]
+        heuristic = [("heuristic" if b == "expert" else b) for b in expert]
+        assert _moves(expert, "mattel2022", players, seed, 400) == _moves(
+            heuristic, "mattel2022", players, seed, 400
+        )
+    assert _moves(["expert", "heuristic"], "mattel2022", 2, 5, 60) == _moves(
+        ["ismcts", "heuristic"], "mattel2022", 2, 5, 60
+    )
+
+
 def test_heuristic_is_a_function_of_its_view() -> None:
     """Heuristic players with different seeds choose the same card in the same position,
     Play 2 decisions (whose answers are sampled) included, so the arena's duplicate games

@@ -10,7 +10,9 @@ expert   plain ``ismcts``: heuristic rollouts to the   up to about half a second
          end of the game (mattel2022) or of the
          round (tokens) on worlds read from the
          others' plays (120 worlds); as hard with
-         points
+         points; the heuristic (as medium) in
+         elimination games of 4 or more players,
+         where no search has been shown to beat it
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.
@@ -27,17 +29,24 @@ from ono99.bots.ismcts import (
     ISMCTSBot,
     PresetISMCTS,
 )
+from ono99.view import PlayerView
 
-__all__ = ["LEVELS", "LEVEL_PLAYS", "HARD_ITERATIONS"]
+__all__ = ["LEVELS", "LEVEL_PLAYS", "HARD_ITERATIONS", "ExpertBot", "EXPERT_HEURISTIC_FROM"]
 
 HARD_ITERATIONS = DEFAULT_ITERATIONS
+#: elimination games (mattel2022) with this many players or more: ``expert`` plays the
+#: heuristic, not the search (docs/strength.md, "Where search helps")
+EXPERT_HEURISTIC_FROM = 4
 
 #: level -> what it plays, for help texts
 LEVEL_PLAYS: dict[str, str] = {
     "easy": "greedy, 30% random cards",
     "medium": "heuristic",
     "hard": f"ismcts, {HARD_ITERATIONS} iterations",
-    "expert": f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode: as hard)",
+    "expert": (
+        f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode: as hard;"
+        f" elimination with {EXPERT_HEURISTIC_FROM}+ players: heuristic)"
+    ),
 }
 #: the difficulty levels, easiest first
 LEVELS: tuple[str, ...] = tuple(LEVEL_PLAYS)
@@ -58,6 +67,25 @@ def _hard(seed: int) -> Bot:
     return ISMCTSBot(seed, iterations=HARD_ITERATIONS)
 
 
+class ExpertBot(PresetISMCTS):
+    """The ``expert`` level: plain ``ismcts`` (:class:`PresetISMCTS`), except in
+    elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players, where it plays the
+    heuristic's card at once. There the search took 0.5-1 s a move (p99) for an edge that
+    did not replicate, and one step of search on read hands gained nothing measurable
+    (docs/strength.md): the cheapest bot that is as strong is the heuristic."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.heuristic = HeuristicBot(seed)
+
+    def act(self, view: PlayerView) -> int:
+        if view.rules.scoring.bust_eliminates and view.players >= EXPERT_HEURISTIC_FROM:
+            return self.heuristic.act(view)
+        return super().act(view)
+
+
 @register("expert")
 def _expert(seed: int) -> Bot:
-    return PresetISMCTS(seed)
+    return ExpertBot(seed)
