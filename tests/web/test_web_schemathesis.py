@@ -66,6 +66,6 @@ def test_openapi(case: Any) -> None:
 
 @pytest.mark.slow
 @schema.parametrize()
-@settings(QUICK, max_examples=400)
+@settings(QUICK, max_examples=200)
 def test_openapi_long(case: Any) -> None:
     _check(case)

@@ -20,6 +20,7 @@ from server_helpers import Client, Server, arun, create, join, play_to_end, star
 from websockets.sync.client import connect
 
 import ono99.web.tables as tables_module
+from ono99.web.limits import Limits
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,7 +31,7 @@ SERVER_LOGGERS = re.compile(
 
 
 def test_tokens_are_long_random_and_distinct(tmp_path: Path) -> None:
-    with served(tmp_path) as (srv, _records):
+    with served(tmp_path, Limits.off()) as (srv, _records):
         tokens = []
         for _ in range(8):
             tid = create(srv, players=4)["table"]
@@ -49,7 +50,7 @@ def test_tokens_are_long_random_and_distinct(tmp_path: Path) -> None:
         return "T" * 43 if n == 32 else real(n)
 
     with mock.patch.object(tables_module.secrets, "token_urlsafe", side_effect=fake) as made:
-        with served(tmp_path / "b") as (srv, _records):
+        with served(tmp_path / "b", Limits.off()) as (srv, _records):
             tid = create(srv, players=2)["table"]
             assert join(srv, tid, "Ana")["token"] == "T" * 43
         assert made.called
@@ -58,7 +59,7 @@ def test_tokens_are_long_random_and_distinct(tmp_path: Path) -> None:
 def test_seat_for_compares_every_seat_in_constant_time(tmp_path: Path) -> None:
     """Every seat's hash is compared with ``hmac.compare_digest``, whether the token is
     right, wrong or the first seat's: no early exit."""
-    with served(tmp_path) as (srv, _records):
+    with served(tmp_path, Limits.off()) as (srv, _records):
         tid = create(srv, players=4)["table"]
         toks = [join(srv, tid, f"P{i}")["token"] for i in range(4)]
         table = srv.table(tid)
@@ -78,7 +79,7 @@ def test_wrong_token_answers_like_an_unknown_table(tmp_path: Path) -> None:
     """start and rematch (HTTP) and the websocket, for a table in the lobby, playing and
     over: a wrong token (made up, empty, very long, another table's, another seat's
     hash...) gets the very answer of an unknown table, in English and in Tamil."""
-    with served(tmp_path) as (srv, records):
+    with served(tmp_path, Limits.off()) as (srv, records):
         lobby = create(srv, players=2)["table"]
         lobby_tok = join(srv, lobby, "Ana")["token"]
         playing = create(srv, players=2, seed=1)["table"]
@@ -182,7 +183,7 @@ def _tokens_of_a_game(srv: Any) -> list[str]:
 def test_tokens_never_logged_in_process(tmp_path: Path) -> None:
     """Every record of every server-side logger at DEBUG (uvicorn at INFO logs each
     websocket URL it accepts: the token is hidden there)."""
-    with served(tmp_path) as (srv, records):
+    with served(tmp_path, Limits.off()) as (srv, records):
         tokens = _tokens_of_a_game(srv)
         text = "\n".join(
             f"{r.name} {r.getMessage()}" for r in records.records if SERVER_LOGGERS.match(r.name)
