@@ -34,6 +34,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -448,6 +449,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             stop(p)
         if drop is not None:
             drop()
+        shutil.rmtree(folder, ignore_errors=True)
     rtts = [x for r in results for x in r["rtts"]]
     t0 = min(r["t0"] for r in results)
     t1 = max(r["t1"] for r in results)

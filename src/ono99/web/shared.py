@@ -14,8 +14,11 @@ Bots and the turn timer of a table run in exactly one process, the table's owner
 (``ono99_owners``): the process that started the game, or, once that process's lease
 (``ono99_procs``, renewed every third of ``ONO99_LEASE_SECONDS``, 5 s by default) has run
 out, the first process with the table loaded that notices. A process killed with
-``kill -9`` is thus replaced within a lease and a heartbeat; one that stops cleanly hands
-its tables over at once.
+``kill -9`` is thus replaced within a lease and a heartbeat; one that stops cleanly gives
+its tables up, and the others take them at their next heartbeat.
+
+Per process (not shared): the ``away`` state of a seat and ``connected`` in the views, which
+follow that process's own websockets.
 """
 
 from __future__ import annotations
