@@ -78,14 +78,14 @@ class Limits:
     #: the largest client message, in bytes of UTF-8 (at most ``FRAME_LIMIT``)
     max_message: int = 4096
     #: messages per second (sustained) and in a burst, one websocket
-    ws_rate: float = 20.0
-    ws_burst: float = 60.0
+    ws_rate: float = 100.0
+    ws_burst: float = 200.0
     #: messages per second and in a burst, all websockets of one address together
-    ip_ws_rate: float = 100.0
-    ip_ws_burst: float = 300.0
+    ip_ws_rate: float = 1000.0
+    ip_ws_burst: float = 2000.0
     #: HTTP requests and websocket handshakes per second and in a burst, one address
-    ip_http_rate: float = 20.0
-    ip_http_burst: float = 200.0
+    ip_http_rate: float = 50.0
+    ip_http_burst: float = 300.0
     #: open websockets of one address, and of the whole server
     ip_sockets: int = 100
     sockets: int = 10_000
