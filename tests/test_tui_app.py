@@ -228,7 +228,7 @@ async def test_draw_key_takes_the_pending_draw_before_the_next_bot_plays() -> No
     """R-DRAW-1: a short window after your play, D draws; waiting loses the card."""
     set_language("en")
     app, _saved = make_app(
-        "classic1980", {"draw_penalty": True}, 3, seed=4, bot_delay=0.001, draw_window=0.3
+        "classic1980", {"draw_penalty": True}, 3, seed=4, bot_delay=0.001, draw_window=1.5
     )
     async with app.run_test(size=SIZE) as pilot:
         s = app.session
@@ -248,7 +248,7 @@ async def test_draw_key_takes_the_pending_draw_before_the_next_bot_plays() -> No
         # next time, do nothing: the next card played (by anyone) loses it
         lost = False
         start_round = s.view().round
-        for _ in range(300):
+        for _ in range(2000):
             log = "\n".join(line.text for line in app.query_one(RichLog).lines)
             lost = "You did not draw in time" in log
             if lost or s.is_over or s.view().round != start_round:
@@ -258,7 +258,7 @@ async def test_draw_key_takes_the_pending_draw_before_the_next_bot_plays() -> No
                 card = next(a for a in view.legal if a != DRAW)
                 await pilot.press(str(app.actions.index(card) + 1))
             await pilot.pause(0.01)
-        assert lost or s.view().round != start_round or s.is_over
+        assert lost  # the next card played (seed 4: a bot's) loses the skipped draw
 
 
 async def test_play_again_starts_a_new_game() -> None:
