@@ -36,3 +36,11 @@ class Event(NamedTuple):
     card: int | None = None
     total: int | None = None
     info: dict[str, Any] | None = None
+
+    def heard_by(self, seat: int | None) -> Event:
+        """This event as ``seat`` may hear it (None: a spectator): a draw by anyone else
+        without the cards drawn."""
+        info = self.info
+        if self.kind == "draw" and self.seat != seat and info and "cards" in info:
+            return self._replace(info={"count": info["count"]})
+        return self

@@ -267,12 +267,7 @@ class Game:
 
         Every event a player or a spectator receives comes through here; ``events``
         itself is the engine's full log (drawn cards included)."""
-        out: list[Event] = []
-        for e in (self.events or [])[start:]:
-            if e.kind == "draw" and e.seat != seat and e.info and "cards" in e.info:
-                e = e._replace(info={"count": e.info["count"]})
-            out.append(e)
-        return out
+        return [e.heard_by(seat) for e in (self.events or [])[start:]]
 
     def legal_actions(self, seat: int | None = None) -> tuple[int, ...]:
         """The actions the game accepts now, sorted: cards to play for the player to

@@ -48,9 +48,7 @@ def replay_tracking(data: Mapping[str, Any], as_json: bool) -> int:
         if as_json:
             return
         for ev in events:
-            if ev.kind == "draw" and ev.info and "cards" in ev.info:
-                ev = ev._replace(info={"count": ev.info["count"]})
-            line = narrate(ev, t.names, t.rules)
+            line = narrate(ev.heard_by(None), t.names, t.rules)
             if line:
                 print(terminal_safe(line))
 

@@ -164,8 +164,7 @@ def _announce(t: Tracker, events: list[Event], lang: str, tap: str | None) -> li
     out: list[str] = []
     with speaking(lang) as tr:
         for e in events:
-            if e.kind == "draw" and e.info and "cards" in e.info:
-                e = e._replace(info={"count": e.info["count"]})
+            e = e.heard_by(None)  # a tracked world's drawn cards are invented: never told
             if e.kind == "round_end" and e.info and "hands" in e.info:
                 info = {k: v for k, v in e.info.items() if k != "hands"}
                 e = e._replace(info=info)
