@@ -363,3 +363,22 @@ def test_no_traceback_text_is_caught(tmp_path: Path) -> None:
 
     rec.emit(logging.LogRecord("ono99.web", logging.ERROR, __file__, 1, "boom", None, None))
     assert rec.problems()
+
+
+def test_a_client_side_reset_is_not_the_servers_problem() -> None:
+    """The test's websocket client logs (DEBUG, with a traceback) when the server drops a
+    hostile connection; that is not counted, a server-side traceback at DEBUG is."""
+    import logging
+    import sys
+
+    try:
+        raise ConnectionResetError(104, "Connection reset by peer")
+    except ConnectionResetError:
+        info = sys.exc_info()
+    rec = Records()
+    rec.emit(logging.LogRecord("websockets.client", logging.DEBUG, __file__, 1,
+                               "! error while receiving data", None, info))  # fmt: skip
+    assert rec.problems() == []
+    rec.emit(logging.LogRecord("websockets.server", logging.DEBUG, __file__, 1,
+                               "! error while receiving data", None, info))  # fmt: skip
+    assert rec.problems() == ["DEBUG websockets.server: ! error while receiving data"]
