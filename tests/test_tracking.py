@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from ono99.errors import IllegalAction, Ono99Error
+from ono99.game import Game
 from ono99.tracking import Tracker, TrackError, is_tracking_record
 from tracking_helpers import FIELDS, MORE, feed, real_game
 
@@ -19,6 +20,7 @@ CONFIGS: list[tuple[str, dict[str, Any] | None]] = [
     ("classic1980", {"scoring": "points", "points_mode": "lowest", "target": 150}),
     ("classic1980", {"zero_ending_99": True, "draw_penalty": True}),
     ("gamerules", {"draw_penalty": True}),
+    ("classic1980", {"scoring": "points", "points_mode": "lowest", "draw_penalty": True}),
 ]
 
 
@@ -46,6 +48,28 @@ def test_tracked_games_match_real_games(rules: str, options: dict[str, Any] | No
     winner, hand sizes and the draw pile."""
     for seed in range(12):
         _follow(rules, 2 + seed % 5, seed, options)
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "players", "seed"),
+    [
+        # the drawer of a Double Play draws an ONO 99 and busts holding only 99s (R-DRAW-1)
+        ("classic1980", {"scoring": "points", "draw_penalty": True}, 4, 32),
+        # one player throws a card (R-END-3), the next holds only 99s: the 99s go to them
+        ("classic1980", {"scoring": "points"}, 6, 79),
+        # the last safe cards of the deck: the next player, not the actor, must get them
+        ("classic1980", None, 2, 55),
+        ("classic1980", None, 2, 145),
+        ("classic1980", None, 3, 136),
+        ("classic1980", None, 5, 163),
+    ],
+)
+def test_games_that_once_failed(
+    rules: str, options: dict[str, Any] | None, players: int, seed: int
+) -> None:
+    """R-DRAW-1, R-END-3, R-99-4, R-LIM-2: games found by a scan of random games (each
+    failed before its fix): the same public state after every move."""
+    _follow(rules, players, seed, options)
 
 
 def test_undo_to_the_start_and_redo_to_the_end() -> None:
@@ -178,3 +202,126 @@ def test_ono99_replay_tells_a_tracked_game(tmp_path: Any) -> None:
     bad.write_text(json.dumps(rec), encoding="utf-8")
     out = subprocess.run([*run[:-1], str(bad), "--json"], capture_output=True, text=True)
     assert out.returncode == 2 and json.loads(out.stdout)["move"] == 1
+
+
+def _four_99s_for(rules: str, players: int, seat: int) -> list[list[str]]:
+    """A round's hands: ``seat`` holds the four ONO 99s, the rest 4 cards each."""
+    plain = ["10", "9", "8", "7", "6", "5", "4", "3", "2", "-10", "R", "H"]
+    hands = [plain[4 * (k % 3) : 4 * (k % 3) + 4] for k in range(players)]
+    hands[seat] = ["99"] * 4
+    return hands
+
+
+def _follow_deals(rules: str, n: int, seed: int, options: dict[str, Any] | None,
+                  deals: list[Any]) -> Tracker:  # fmt: skip
+    t = Tracker(rules, [f"P{i}" for i in range(n)], 0, options)
+    moves = 0
+    for i, mv in enumerate(real_game(rules, n, seed, options, 0, deals=deals)):
+        feed(mv, t.tap, t.state)
+        if mv.hands is not None:
+            t.enter_hands(mv.hands)
+        got = t.state()
+        for key in (*FIELDS, *MORE, "scores"):
+            assert got[key] == mv.state[key], (i, mv, key)
+        moves += 1
+    assert t.is_over and moves > 1
+    return t
+
+
+@pytest.mark.parametrize("options", [None, {"scoring": "points"}])
+def test_a_bust_before_the_first_card_of_a_round(options: dict[str, Any] | None) -> None:
+    """R-99-4, R-LIM-2, R-END-2, R-END-3: a player dealt four ONO 99s (classic1980) has no
+    card to play before any card of the round is played: "bust" then applies (a token
+    lost and a new round, or out of the round without playing); at the game's start, twice
+    in a row, and at a later round's start; undo takes it back."""
+    for seed in range(4):
+        # the game's first round, and (tokens: P0 starts it again) the second
+        deals = [(_four_99s_for("classic1980", 3, 0), [])] * (2 if options is None else 1)
+        _follow_deals("classic1980", 3, seed, options, deals)
+    t = Tracker("classic1980", ["Ana", "Bo", "Cy"], options=options)
+    t.tap("bust")
+    s = t.state()
+    assert s["busted"] == [0] and s["total"] == 0
+    if options is None:
+        assert s["tokens"] == [2, 3, 3] and s["round"] == 2 and s["to_move"] == 0
+    else:
+        assert s["round_out"] == [0] and s["to_move"] == 1 and s["hand_sizes"][0] == 4
+    t.undo()
+    assert t.state()["round"] == 1 and t.state()["steps"] == 0 and t.state()["busted"] == []
+    with pytest.raises(TrackError, match="not possible"):
+        Tracker("mattel2022", ["Ana", "Bo"]).tap("bust")  # R-99-3: four 99s are a play
+    with pytest.raises(TrackError, match="not possible"):
+        Tracker("classic1980", ["Ana", "Bo"], options={"zero_ending_99": True}).tap("bust")
+
+
+def test_a_bust_at_a_later_rounds_start() -> None:
+    """R-END-2: the round's loser starts the next round and is dealt four ONO 99s: its
+    start is a bust too, told after the card that ended the round."""
+    found = 0
+    for seed in range(30):
+        g = list(real_game("classic1980", 3, seed))
+        ends = [k for k, mv in enumerate(g) if mv.state["round"] == 2]
+        if not ends:
+            continue
+        starter = g[ends[0]].state["to_move"]
+        first = Game("classic1980", [f"P{i}" for i in range(3)], seed=seed, dealer=2)
+        hands, draw = first.dealt[0]
+        deals = [(hands, draw), (_four_99s_for("classic1980", 3, starter), [])]
+        t = _follow_deals("classic1980", 3, seed, None, deals)
+        found += 1
+        assert t.record()["moves"].count("bust") >= 1
+        if found == 3:
+            break
+    assert found == 3
+
+
+def test_a_hand_laid_face_up_can_be_typed_in() -> None:
+    """R-END-1, R-LIM-2: the hand a mattel2022 player lays face up when out, typed in, is
+    no longer anyone's to play; it must hold the card tapped for the bust and no safe
+    card; it goes with the record; a new branch after undo drops it."""
+    t = Tracker("mattel2022", ["Ana", "Bo", "Cy", "Di"])
+    for code in ["10"] * 9 + ["9"]:
+        t.tap(code)
+    assert t.state()["out"] == [1] and t.state()["laid_open"] == {"seat": 1, "size": 4}
+    with pytest.raises(TrackError, match="R-LIM-2"):
+        t.enter_laid(1, ["-10", "9", "9", "9"])  # -10 is safe at 90
+    with pytest.raises(TrackError, match="among the cards"):
+        t.enter_laid(1, ["8", "8", "8", "7"])  # Bo's 9 is in it
+    with pytest.raises(TrackError, match="4 cards"):
+        t.enter_laid(1, ["9", "9"])
+    with pytest.raises(TrackError, match="not out"):
+        t.enter_laid(2, ["9", "9", "9", "9"])
+    with pytest.raises(TrackError, match="mattel2022"):
+        Tracker("classic1980", ["Ana", "Bo"]).enter_laid(0, None)
+    assert t.state()["steps"] == 10 and t.laid == {}  # refusals change nothing
+    t.enter_laid(1, ["9", "9", "9", "9"])
+    s = t.state()
+    assert s["laid"] == {"1": ["9", "9", "9", "9"]} and s["laid_open"] is None
+    assert s["total"] == 90 and s["to_move"] == 2
+    for code in ["-10", "9", "9"]:
+        t.tap(code)
+    with pytest.raises(TrackError, match="laid face up"):
+        t.tap("9")  # six 9s: two on the discard pile, four face up
+    again = Tracker.from_record(t.record())
+    assert again.laid == {1: [9, 9, 9, 9]} and again.state() == t.state()
+    for _ in range(4):
+        t.undo()
+    assert t.state()["out"] == [] and t.laid  # taken back, not forgotten: redo restores it
+    t.tap("8")  # a new branch: Bo is not out there
+    assert t.laid == {}
+
+
+def test_a_refused_hand_entry_keeps_every_tap() -> None:
+    """R-END-3: hands that do not fit the game are refused and the game stays exactly as
+    it was (the tap that ended the round included)."""
+    t = Tracker("classic1980", ["P0", "P1", "P2"], 0, {"scoring": "points"})
+    for mv in real_game("classic1980", 3, 5, {"scoring": "points"}, 0):
+        feed(mv, t.tap, t.state)
+        if mv.hands is not None:
+            before = t.state()
+            bad = [None if h is None else ["10"] * len(h) for h in mv.hands]
+            with pytest.raises(TrackError):
+                t.enter_hands(bad)
+            assert t.state() == before
+            return
+    raise AssertionError("the game had no points round end")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ono99.cards import action_code
-from ono99.game import Game
+from ono99.game import Deal, Game
 
 #: the public fields a tracked game shares with the real one after every move
 FIELDS = ("total", "direction", "to_move", "owes_two", "out", "tokens", "round", "winner")
@@ -44,12 +44,17 @@ class Move:
 
 def real_game(
     rules: str, players: int, seed: int, options: dict[str, Any] | None = None,
-    first: int = 0, max_moves: int = 3000,
+    first: int = 0, max_moves: int = 3000, deals: list[Deal] | None = None,
 ) -> Iterator[Move]:  # fmt: skip
-    """A real game with random legal moves (under the draw penalty, whoever acts first)."""
+    """A real game with random legal moves (under the draw penalty, whoever acts first).
+    When the deal busts a player before any card is played, the first Move has the code
+    ``""`` (nothing tapped) and those busts."""
     rng = random.Random(seed)
     names = [f"P{i}" for i in range(players)]
-    g = Game(rules, names, options=options, seed=seed, dealer=(first - 1) % players)
+    g = Game(rules, names, options=options, seed=seed, dealer=(first - 1) % players, deals=deals)
+    start = [e.seat for e in g.events or [] if e.kind == "bust" and e.card is None]
+    if start:
+        yield Move("", [b for b in start if b is not None], public(g), None)
     moves = 0
     while not g.is_over and moves < max_moves:
         acting = g.acting()
@@ -74,9 +79,12 @@ def matches(got: dict[str, Any], want: dict[str, Any], keys: tuple[str, ...]) ->
 def feed(move: Move, tap: Callable[[str], None], state: Callable[[], dict[str, Any]]) -> int:
     """Tap ``move`` as a person at the table would: the card, then "bust" for each player
     the engine busted that the tracker has not busted by itself (it does so when no safe
-    card is left anywhere for them: ``state()["busted"]``). Returns the taps made."""
-    tap(move.code)
-    taps = 1
+    card is left anywhere for them: ``state()["busted"]``; a bust at a round's start is
+    always tapped: the tracker deals no hand it was not told). Returns the taps made."""
+    taps = 0
+    if move.code:  # "": the deal itself busted someone (real_game)
+        tap(move.code)
+        taps = 1
     for k in range(len(move.busts)):
         busted = state()["busted"]
         if len(busted) > k and busted[: k + 1] == move.busts[: k + 1]:

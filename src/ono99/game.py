@@ -167,7 +167,9 @@ class Game:
         if deals:
             from ono99.records import parse_deal  # records builds on the engine: import late
 
-            self.given_deals = [parse_deal(self.rules, n, i, d) for i, d in enumerate(deals)]
+            self.given_deals: list[Deal | None] = [
+                parse_deal(self.rules, n, i, d) for i, d in enumerate(deals)
+            ]
         else:
             self.given_deals = []
         self.dealt: list[Deal] = []
@@ -386,11 +388,18 @@ class Game:
 
     @classmethod
     def world(
-        cls, view: PublicView, hands: list[list[int]], draw_pile: list[int], seed: int
+        cls,
+        view: PublicView,
+        hands: list[list[int]],
+        draw_pile: list[int],
+        seed: int,
+        deals: Sequence[Deal | None] = (),
     ) -> Game:
         """A game whose public state is ``view``'s and whose hidden cards are ``hands``
         (every seat's) and ``draw_pile`` (top card last): a world for search to play in
-        (:func:`~ono99.determinize.sample_world`). ``seed`` drives its later reshuffles.
+        (:func:`~ono99.determinize.sample_world`). ``seed`` drives its later reshuffles
+        and deals; ``deals`` (parsed, as :data:`Deal`; None: from the seed) fixes the
+        deals of the rounds after ``view``'s, in order (the companion: a player dealt only cards they cannot play).
         It has no history (no moves, no event log) and is never a real game."""
         g = cls.__new__(cls)
         g.rules = view.rules
@@ -398,7 +407,7 @@ class Game:
         g.names = list(view.names)
         g.seed = seed
         g.dealer = 0
-        g.given_deals = []
+        g.given_deals = [*([None] * view.round), *deals]
         g.dealt = []
         g.hands = hands
         g.draw_pile = draw_pile
@@ -689,8 +698,9 @@ class Game:
         deck = deck_list(r)
         rng = _rng(self.seed, "deal", self.round)
         idx = self.round - 1
-        if idx < len(self.given_deals):
-            hands, named_draw = self._check_deal(self.given_deals[idx], deck)
+        given = self.given_deals[idx] if idx < len(self.given_deals) else None
+        if given is not None:
+            hands, named_draw = self._check_deal(given, deck)
             _shuffle(rng, deck)  # the rest, minus named cards (removed in _check_deal)
             pile = deck + named_draw[::-1]
         else:

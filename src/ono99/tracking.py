@@ -37,7 +37,7 @@ from typing import Any
 from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
 from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
 from ono99.events import Event
-from ono99.game import CARD_POINTS, Game
+from ono99.game import CARD_POINTS, Deal, Game
 from ono99.i18n import N_
 from ono99.moves import is_safe, total_after
 from ono99.rules import Rules, make_rules
@@ -54,6 +54,8 @@ _P2 = int(Card.PLAY2)
 _99 = int(Card.NINETY_NINE)
 #: arrangements tried for one tap before it is declared impossible
 _ATTEMPTS = 10
+_NOT_POSSIBLE = N_("that bust is not possible here")
+_MISSING: Any = object()
 
 
 class TrackError(Ono99Error):
@@ -65,6 +67,10 @@ class _Bust:
     seat: int
     #: the unsafe card tapped for this bust (it stays in hand: R-END-1, R-END-2)
     card: int | None = None
+    #: a bust before any card of round ``round`` is played (the player was dealt only
+    #: cards they cannot play, e.g. four ONO 99s in classic1980: R-99-4); None: a bust
+    #: in the round of the entry's action
+    round: int | None = None
 
 
 @dataclass
@@ -87,13 +93,18 @@ def _counts(rules: Rules) -> list[int]:
     return list(rules.deck)
 
 
-def _hidden_pool(view: PublicView) -> list[int]:
-    """Copies of each card not on the discard pile (index = card). The hands laid face
-    up by eliminated players (R-END-1) count as unknown too: nobody typed them in, and
-    they never play again, so each world deals them afresh."""
+def _hidden_pool(view: PublicView, laid: Mapping[int, list[int]] | None = None) -> list[int]:
+    """Copies of each card neither on the discard pile nor laid face up (index = card).
+    A hand laid face up by an eliminated player (R-END-1) counts as unknown unless it
+    was typed in (``laid``, by seat): such a player never plays again, so a world may
+    deal them any cards."""
     counts = _counts(view.rules)
     for c in view.discard:
         counts[c] -= 1
+    for seat, cards in (laid or {}).items():
+        if seat in view.out:
+            for c in cards:
+                counts[c] -= 1
     return counts
 
 
@@ -162,6 +173,9 @@ class Tracker:
         self.redo_taps: list[str] = []
         #: R-END-3 hands entered, by the tap index of the entry that ended the round
         self.hands: dict[int, list[list[int] | None]] = {}
+        #: R-END-1 hands laid face up, by seat, as typed in (None: the players chose
+        #: not to type them)
+        self.laid: dict[int, list[int] | None] = {}
         self.entries: list[_Entry] = [self._start()]
         #: what the last tap, undo or redo made the engine announce
         self.last_events: list[Event] = self.entries[0].events
@@ -189,6 +203,9 @@ class Tracker:
             self.redo_taps.clear()
             for k in [k for k in self.hands if k >= len(self.taps)]:
                 del self.hands[k]
+            out = self.game.public_view().out
+            for seat in [seat for seat in self.laid if seat not in out]:
+                del self.laid[seat]
         self.last_events = events
         return events
 
@@ -212,6 +229,78 @@ class Tracker:
         self.taps.append(code)
         self.last_events = events
         return events
+
+    def _laid_known(self) -> dict[int, list[int]]:
+        return {s: cards for s, cards in self.laid.items() if cards is not None}
+
+    def loser_of(self, code: str) -> int | None:
+        """The seat that tapping ``code`` now busts by its own card: a number card that
+        takes the total to the limit (R-LIM-1) for the player to move; else None."""
+        v = self.game.public_view()
+        try:
+            action = parse_action(code)
+        except RecordError:
+            return None
+        if (
+            v.to_move is None
+            or action > 10
+            or total_after(self.rules, v.total, action) < self.rules.limit
+        ):
+            return None
+        return v.to_move
+
+    def enter_laid(self, seat: int, cards: Sequence[str] | None) -> None:
+        """R-END-1: the cards ``seat`` laid face up when it went out of the game
+        (``mattel2022``), or None when the players would rather not type them (the page
+        stops asking). Known, those cards are no longer anyone's to play: a tap of a card
+        whose every copy is on the discard pile or face up is refused. The game is
+        rebuilt from that player's bust: cards that include a safe card there are
+        refused (the player would not have been out)."""
+        v = self.game.public_view()
+        if not self.rules.scoring.bust_eliminates or self.rules.mode != "elimination":
+            raise TrackError(
+                N_("only {preset} players lay their hand face up"), preset="mattel2022"
+            )
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in v.out:
+            raise TrackError(N_("that player is not out of the game"))
+        parsed: list[int] | None = None
+        if cards is not None:
+            if isinstance(cards, str) or not isinstance(cards, Sequence):
+                raise TrackError(N_("give the cards as a list of card codes"))
+            try:
+                parsed = [_parse_card(c) for c in cards]
+            except RecordError as e:
+                raise TrackError(N_("bad card in a hand: {reason}"), reason=e) from None
+            if len(parsed) != v.hand_sizes[seat]:
+                raise TrackError(
+                    N_("{name} laid {count} cards face up, not {given}"),
+                    name=self.names[seat], count=v.hand_sizes[seat], given=len(parsed),
+                )  # fmt: skip
+        bust_tap = next(
+            (
+                e.tap
+                for e in self.entries
+                if any(x.kind == "eliminated" and x.seat == seat for x in e.events)
+            ),
+            None,
+        )
+        old = self.laid.get(seat, _MISSING)
+        self.laid[seat] = parsed
+        try:
+            self._rebuild(strict_from=bust_tap if bust_tap is not None and bust_tap >= 0 else 0)
+        except Ono99Error as e:
+            if old is _MISSING:
+                del self.laid[seat]
+            else:
+                self.laid[seat] = old
+            self._rebuild()
+            if isinstance(e, TrackError) and e.template == _NOT_POSSIBLE:
+                raise TrackError(
+                    N_("{name} could have played one of those cards, so was not out"),
+                    rule="R-LIM-2", name=self.names[seat],
+                ) from None  # fmt: skip
+            raise
+        self.last_events = []
 
     def enter_hands(self, hands: Sequence[Sequence[str] | None], tap: int | None = None) -> None:
         """R-END-3: the cards left in each hand at the end of the points round that tap
@@ -289,11 +378,26 @@ class Tracker:
             if not waiting
             else {"tap": waiting[-1].tap, **(waiting[-1].hands_needed or {})},
             "cards": self.card_codes(),
+            # R-END-1: the hands laid face up, as typed in (null: not typed), by seat
+            "laid": {
+                str(seat): None if cards is None else [action_code(c) for c in cards]
+                for seat, cards in sorted(self.laid.items())
+            },
+            # the player just out whose face-up hand the page offers to type in
+            "laid_open": self._laid_open(v),
             # the seats the engine busted (no safe card) after the last card tapped
             "busted": [
                 e.seat for e in self.entries[-1].events if e.kind == "bust" and e.card is None
             ],
         }
+
+    def _laid_open(self, v: PublicView) -> dict[str, Any] | None:
+        if self.rules.mode != "elimination" or v.winner is not None or not v.out:
+            return None
+        seat = v.out[-1]
+        if seat in self.laid:
+            return None
+        return {"seat": seat, "size": v.hand_sizes[seat]}
 
     def card_codes(self) -> list[str]:
         """The card buttons of the preset: its deck's card types, and ``99x4`` (2022)."""
@@ -322,6 +426,11 @@ class Tracker:
                 for k, hs in sorted(self.hands.items())
                 if k < len(self.taps)
             ]
+        if self.laid:
+            rec["laid"] = [
+                {"seat": seat, "cards": None if cs is None else [action_code(c) for c in cs]}
+                for seat, cs in sorted(self.laid.items())
+            ]
         return rec
 
     @classmethod
@@ -349,6 +458,14 @@ class Tracker:
             except (KeyError, TypeError, ValueError) as e:
                 raise RecordError(N_("bad hands in the record: {reason}"), reason=str(e)) from None
             t.hands[k] = hs
+        for item in rec.get("laid") or []:
+            try:
+                seat, cards = item["seat"], item["cards"]
+                if isinstance(seat, bool) or not isinstance(seat, int):
+                    raise TypeError(f"seat {seat!r}")
+                t.laid[seat] = None if cards is None else [_parse_card(c) for c in cards]
+            except (KeyError, TypeError, ValueError) as e:
+                raise RecordError(N_("bad hands in the record: {reason}"), reason=str(e)) from None
         for i, m in enumerate(moves):
             try:
                 events = t._apply_tap(m, i)
@@ -399,7 +516,12 @@ class Tracker:
                 N_("there is no {card} card in the {preset} deck"),
                 card=repr(code), preset=r.preset,
             )  # fmt: skip
-        if _hidden_pool(v)[action] <= 0:
+        if _hidden_pool(v, self._laid_known())[action] <= 0:
+            if _hidden_pool(v)[action] > 0:
+                raise TrackError(
+                    N_("every {card} card is on the discard pile or laid face up"),
+                    card=repr(action_code(action)),
+                )  # fmt: skip
             raise TrackError(
                 N_("every {card} card is already on the discard pile"),
                 card=repr(action_code(action)),
@@ -432,18 +554,27 @@ class Tracker:
         where, after it, ``seat`` holds only cards it cannot play (the engine then busts
         it by itself, R-LIM-2, R-P2-4, R-END)."""
         last = self.entries[-1]
-        if last.before is None or last.action is None:
+        fresh = _round_is_fresh(last.events)
+        if fresh and card is None:
+            # No card of this round is played yet: the player was dealt nothing they
+            # can play. The entry that dealt the round is made again with that deal.
+            busts = [*last.busts, _Bust(seat, None, self.game.round)]
+        elif last.before is None or last.action is None:
             raise TrackError(
                 N_("{name} cannot bust before the first card of the game is played"),
                 name=self.names[seat],
             )
-        busts = [*last.busts, _Bust(seat, card)]
+        else:
+            busts = [*last.busts, _Bust(seat, card)]
         try:
-            entry = self._realize_with_hands(
-                last.before, last.action, last.tap, busts, last_bust_play(last)
-            )
+            if last.before is None or last.action is None:
+                entry = self._start(busts)
+            else:
+                entry = self._realize_with_hands(
+                    last.before, last.action, last.tap, busts, last_bust_play(last)
+                )
         except TrackError as e:
-            if self.rules.mode == "points" and card is None:
+            if self.rules.mode == "points" and card is None and not fresh:
                 raise TrackError(
                     N_("{name} must give up a number card: tap the card they played"),
                     rule="R-END-3",
@@ -456,15 +587,59 @@ class Tracker:
 
     # ------------------------------------------------------------------ worlds
 
-    def _start(self) -> _Entry:
+    def _start(self, busts: Sequence[_Bust] = ()) -> _Entry:
+        """The game as dealt, with ``busts`` (all at a round's start: ``_Bust.round``)
+        and no other: the deals of those rounds give those seats only unplayable cards."""
         n = len(self.names)
         dealer = (self.first - 1) % n
+        want = [b.seat for b in busts]
         for attempt in range(50):
-            g = Game(self.rules, self.names, seed=f"track:start:{attempt}", dealer=dealer)
-            events = list(g.events or [])
-            if not any(e.kind == "bust" for e in events):
-                return _Entry(None, -1, None, g.copy(), events)
+            seed = f"track:start:{attempt}"
+            deals: list[Deal] = []
+            for rnd, seats in _by_round(busts):
+                if len(deals) != rnd - 1:
+                    break  # a round in between dealt by chance: not one we can fix
+                g = Game(self.rules, self.names, seed=seed, dealer=dealer, deals=deals)
+                if g.round != rnd or g.to_move != seats[0]:
+                    raise TrackError(N_("that bust is not possible here"))
+                deals.append(self._bust_deal(g.public_view(), seats))
+            else:
+                g = Game(self.rules, self.names, seed=seed, dealer=dealer, deals=deals)
+                events = list(g.events or [])
+                got = [e.seat for e in events if e.kind == "bust" and e.card is None]
+                if got == want:
+                    return _Entry(None, -1, None, g.copy(), events, list(busts))
+        if busts:
+            raise TrackError(N_("that bust is not possible here"))
         raise TrackError(N_("could not start the game"))  # pragma: no cover
+
+    def _bust_deal(self, v: PublicView, seats: Sequence[int]) -> Deal:
+        """The deal of the round starting in ``v``: ``seats`` get only cards they cannot
+        play at its start (R-LIM-2, R-99-4); the other seats the most playable cards."""
+        r = self.rules
+        pool = list(r.deck)
+        hands: list[list[int]] = [[] for _ in v.names]
+        ctx = _Context(0, False, False)
+        numbers_ok = r.mode != "points"  # R-END-3: a number card would be thrown
+        cap99 = 3 if r.four_99 else 4
+        for s in seats:
+            for c in [
+                c for c in reversed(_good_order(r)) if _unsafe(r, c, ctx, numbers_ok=numbers_ok)
+            ]:
+                while (
+                    len(hands[s]) < 4 and pool[c] > 0 and (c != _99 or hands[s].count(_99) < cap99)
+                ):
+                    pool[c] -= 1
+                    hands[s].append(c)
+            if len(hands[s]) < 4:
+                raise TrackError(N_("that bust is not possible here"))
+        others = [s for s in range(len(v.names)) if v.alive[s] and s not in seats]
+        rest = [c for c in _good_order(r) for _ in range(max(0, pool[c]))][::-1]
+        while any(len(hands[s]) < 4 for s in others):
+            for s in others:
+                if len(hands[s]) < 4:
+                    hands[s].append(rest.pop())
+        return hands, []
 
     def _realize(
         self,
@@ -475,6 +650,7 @@ class Tracker:
         hands: list[list[int] | None] | None,
         bust_play: bool,
         provisional: bool = False,
+        deals: Sequence[Deal | None] = (),
     ) -> _Entry:
         """Apply ``action`` to a world built from ``before``'s public state, so that
         exactly the seats of ``busts`` bust after it (in order), and (points) the round's
@@ -485,12 +661,23 @@ class Tracker:
         assert actor is not None
         ctx_before = _Context(v.total, v.plays_left == 2, v.played_99)
         ctx_after = ctx_before
-        if busts:
+        now = [b for b in busts if b.round is None]
+        if now:
             base = self._realize(before, action, tap, [], None, bust_play)
             b = base.after
-            if b.to_move != busts[0].seat:
+            if b.to_move != now[0].seat:
                 raise TrackError(N_("that bust is not possible here"))
             ctx_after = _Context(b.total, b.plays_left == 2, b.played_99)
+        deals = list(deals)
+        done = list(now)
+        for rnd, seats in [] if deals else _by_round(busts):
+            # a round this action starts, whose first player(s) were dealt nothing playable
+            g = self._realize(before, action, tap, done, hands, bust_play, True, deals).after
+            if g.round != rnd or g.to_move != seats[0] or rnd <= v.round:
+                raise TrackError(N_("that bust is not possible here"))
+            deals += [None] * (rnd - v.round - 1 - len(deals))
+            deals.append(self._bust_deal(g.public_view(), seats))
+            done += [b for b in busts if b.round == rnd]
         error: Ono99Error | None = None
         forced: _Entry | None = None
         attempts = _ATTEMPTS
@@ -499,14 +686,14 @@ class Tracker:
         for attempt in range(attempts):
             try:
                 hs, pile = self._arrange(
-                    v, action, actor, busts, hands, bust_play, ctx_before, ctx_after, attempt
+                    v, action, actor, now, hands, bust_play, ctx_before, ctx_after, attempt
                 )
             except TrackError as e:
                 error = e
                 if attempt >= 2:
                     break
                 continue
-            w = Game.world(v, hs, pile, seed=tap * 1000 + attempt + 1_000_000)
+            w = Game.world(v, hs, pile, seed=tap * 1000 + attempt + 1_000_000, deals=deals)
             w.events = []
             try:
                 w.apply(action)
@@ -558,7 +745,7 @@ class Tracker:
     ) -> list[list[int] | None]:
         """Hands of the fewest points (R-END-3) the hidden pool allows, for the seats
         that neither act nor bust (those keep what the world gave them)."""
-        pool = _hidden_pool(v)
+        pool = _hidden_pool(v, self._laid_known())
         order = sorted(range(16), key=lambda c: (CARD_POINTS[c], c))
         skip = {actor} | {b.seat for b in busts}
         out: list[list[int] | None] = []
@@ -591,10 +778,14 @@ class Tracker:
         seats (and the top of the pile) get the most playable cards first."""
         r = self.rules
         n = len(v.names)
-        pool = _hidden_pool(v)
+        laid = self._laid_known()
+        pool = _hidden_pool(v, laid)
         taken: list[list[int]] = [[] for _ in range(n)]
         size = list(v.hand_sizes)
         out_of_game = [not v.alive[s] for s in range(n)]
+        for s, cards in laid.items():
+            if s in v.out:
+                taken[s] = list(cards)  # face up (R-END-1): out of the pool already
         pile_top: list[int] = []  # drawn first = first
 
         def take(seat: int | None, card: int) -> None:
@@ -614,11 +805,14 @@ class Tracker:
             played = [_99] * 4
         elif action != DRAW:
             played = [action]
-        drawn = (
-            0
-            if action == DRAW or (r.draw_penalty and not bust_play)
-            else (4 if action == FOUR_99 else 1)
-        )
+        # cards the actor draws in this action: R-DRAW-1's draw is one card; under the
+        # draw penalty a play draws nothing (but a points-mode bust play draws, R-END-3)
+        if action == DRAW:
+            drawn = 1
+        elif r.draw_penalty and not bust_play:
+            drawn = 0
+        else:
+            drawn = 4 if action == FOUR_99 else 1
         reshuffled = max(0, drawn - v.draw_pile)  # drawn after the discard pile is shuffled
         drawn -= reshuffled
         if hands is not None:
@@ -658,10 +852,22 @@ class Tracker:
             unsafe_for[actor] = (ctx_before, True)
         for i, b in enumerate(busts):
             ctx = ctx_after if i == 0 else _Context(ctx_after.total, False, False)
-            if b.card is not None and hands is None:
+            if b.seat in laid and b.seat not in v.out:
+                # the hand this player laid face up when out (R-END-1), as typed in
+                cards = list(laid[b.seat])
+                if b.card is not None and b.card not in cards:
+                    raise TrackError(
+                        N_("{name} tapped {card}, so it is among the cards laid face up"),
+                        name=self.names[b.seat], card=repr(action_code(b.card)),
+                    )  # fmt: skip
+                for c in cards:
+                    take(b.seat, c)
+            elif b.card is not None and hands is None:
                 take(b.seat, b.card)
             unsafe_for[b.seat] = (ctx, r.mode != "points")
-        for s, (ctx, numbers_ok) in unsafe_for.items():
+        # Seats that may hold no number card (R-END-3: out without playing) first: they
+        # need the scarce cards (ONO 99s), which a seat that may hold numbers can spare.
+        for s, (ctx, numbers_ok) in sorted(unsafe_for.items(), key=lambda kv: kv[1][1]):
             if hands is not None and s < len(hands) and hands[s] is not None:
                 continue
             need = size[s] - len(taken[s])
@@ -696,7 +902,11 @@ class Tracker:
             rng.shuffle(order)
         for c in order:
             rest.extend([c] * max(0, pool[c]))
-        direction = v.direction if attempt % 2 == 0 else -v.direction
+        # Who gets the most playable cards first: the actor and the top of the pile (for a
+        # Play 2's second card), or the seats after it (the next to move needs a safe card
+        # now; the actor's hand is dealt afresh at its next tap anyway); either direction.
+        direction = v.direction if (attempt // 2) % 2 == 0 else -v.direction
+        actor_last = attempt % 2 == 1
         seats = [(actor + direction * k) % n for k in range(n)]
         free = [
             s
@@ -709,11 +919,9 @@ class Tracker:
             free.remove(actor)
             free.insert(0, actor)
         want_top = 0 if hands is not None else max(0, min(4, v.draw_pile) - len(pile_top))
-        containers: list[int | None] = []
-        if actor in free:
-            containers.append(actor)
-        containers.append(None)
-        containers.extend(s for s in free if s != actor)
+        others: list[int | None] = [s for s in free if s != actor]
+        mine: list[int | None] = [actor] if actor in free else []
+        containers = [*others, *mine, None] if actor_last else [*mine, None, *others]
         rest.reverse()  # pop() gives the most playable first
         progress = True
         while rest and progress:
@@ -750,6 +958,7 @@ class Tracker:
                 self._apply_tap(code, i)
             except Ono99Error:
                 if strict_from is not None and i >= strict_from:
+                    self.taps = taps  # the caller puts things back and rebuilds them all
                     raise
                 # A later tap no longer fits (e.g. entered hands changed who is out):
                 # the rest goes to the redo list.
@@ -761,6 +970,25 @@ class Tracker:
 def last_bust_play(entry: _Entry) -> bool:
     """Whether ``entry``'s action was a points-mode bust play (R-END-3)."""
     return any(e.kind == "bust" and e.card is not None for e in entry.events)
+
+
+def _round_is_fresh(events: Sequence[Event]) -> bool:
+    """Whether no card is played in the round the last of ``events`` left running."""
+    for e in reversed(events):
+        if e.kind == "round_start":
+            return True
+        if e.kind in ("play", "four99") or (e.kind == "bust" and e.card is not None):
+            return False
+    return False
+
+
+def _by_round(busts: Sequence[_Bust]) -> list[tuple[int, list[int]]]:
+    """The busts at a round's start, grouped by round in order: (round, seats)."""
+    out: dict[int, list[int]] = {}
+    for b in busts:
+        if b.round is not None:
+            out.setdefault(b.round, []).append(b.seat)
+    return sorted(out.items())
 
 
 def _common_prefix(a: list[Event], b: list[Event]) -> int:

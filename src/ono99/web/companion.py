@@ -158,9 +158,12 @@ def _tracker_from(data: dict[str, Any]) -> Tracker:
     return t
 
 
-def _announce(t: Tracker, events: list[Event], lang: str, tap: str | None) -> list[str]:
+def _announce(
+    t: Tracker, events: list[Event], lang: str, tap: str | None, loser: int | None = None
+) -> list[str]:
     """The engine's announcements of the last tap, in ``lang`` (no hidden card: the
-    world's invented draws are never told)."""
+    world's invented draws are never told). ``loser``: the seat whose own card ``tap``
+    took the total to the limit (the bust of anyone else is told as the engine tells it)."""
     out: list[str] = []
     with speaking(lang) as tr:
         for e in events:
@@ -168,13 +171,20 @@ def _announce(t: Tracker, events: list[Event], lang: str, tap: str | None) -> li
             if e.kind == "round_end" and e.info and "hands" in e.info:
                 info = {k: v for k, v in e.info.items() if k != "hands"}
                 e = e._replace(info=info)
-            if e.kind == "bust" and e.card is None and tap is not None and tap != "bust":
+            if (
+                e.kind == "bust"
+                and e.card is None
+                and tap
+                and loser is not None
+                and e.seat == loser
+            ):
                 # the card tapped took the total to the limit: say so first
                 out.append(
                     tr.gettext(N_("{card} takes the total over the limit: {name} loses")).format(
-                        card=tap, name=t.names[e.seat] if e.seat is not None else ""
+                        card=tap, name=t.names[e.seat]
                     )
                 )
+                loser = None  # said once
             line = narrate(e, t.names, t.rules)
             if line:
                 out.append(line)
@@ -182,11 +192,15 @@ def _announce(t: Tracker, events: list[Event], lang: str, tap: str | None) -> li
 
 
 def _payload(
-    g: _Game, lang: str, events: list[Event] | None = None, tap: str | None = None
+    g: _Game,
+    lang: str,
+    events: list[Event] | None = None,
+    tap: str | None = None,
+    loser: int | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"id": g.id, "version": g.version, "state": g.tracker.state()}
     if events is not None:
-        out["announce"] = _announce(g.tracker, events, lang, tap)
+        out["announce"] = _announce(g.tracker, events, lang, tap, loser)
     return out
 
 
@@ -317,6 +331,7 @@ def make_router(db_url: str) -> APIRouter:
                 )
             t = g.tracker
             tap: str | None = None
+            loser: int | None = None
             try:
                 if what == "tap":
                     tap = data.get("tap")
@@ -324,10 +339,18 @@ def make_router(db_url: str) -> APIRouter:
                         raise _Error(400, N_("a tap is a card code or bust"))
                     if len(t.taps) >= TAP_LIMIT:
                         raise _Error(400, N_("this game has too many moves"))
+                    loser = t.loser_of(tap)
                     events = await asyncio.to_thread(t.tap, tap)
                 elif what == "undo":
                     events = await asyncio.to_thread(t.undo)
+                elif what == "laid":
+                    seat, cards = data.get("seat"), data.get("cards")
+                    if cards is not None and (not isinstance(cards, list) or len(cards) > 8):
+                        raise _Error(400, N_("give the cards as a list of card codes"))
+                    await asyncio.to_thread(t.enter_laid, seat, cards)  # type: ignore[arg-type]
+                    events = []
                 elif what == "redo":
+                    loser = t.loser_of(t.redo_taps[-1]) if t.redo_taps else None
                     events = await asyncio.to_thread(t.redo)
                     tap = t.taps[-1] if t.taps else None
                 else:
@@ -351,7 +374,7 @@ def make_router(db_url: str) -> APIRouter:
                 return err(request, e, **_payload(g, lang))
             g.version += 1
             await save(g)
-            return JSONResponse(_payload(g, lang, events, tap))
+            return JSONResponse(_payload(g, lang, events, tap, loser))
 
     @router.post("/api/companion/{game_id}/tap")
     async def tap(game_id: str, request: Request) -> Response:
@@ -364,6 +387,10 @@ def make_router(db_url: str) -> APIRouter:
     @router.post("/api/companion/{game_id}/redo")
     async def redo(game_id: str, request: Request) -> Response:
         return await change(game_id, request, "redo")
+
+    @router.post("/api/companion/{game_id}/laid")
+    async def laid(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "laid")
 
     @router.post("/api/companion/{game_id}/hands")
     async def hands(game_id: str, request: Request) -> Response:

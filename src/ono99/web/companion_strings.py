@@ -34,6 +34,13 @@ COMPANION_STRINGS: tuple[str, ...] = (
     N_("Save the hands"),
     N_("Clear"),
     N_("Scores are provisional until the hands are entered"),
+    # TRANSLATORS: a mattel2022 player out of the game lays their hand face up; the page
+    # offers to type those cards in
+    N_("{name} is out: the cards {name} laid face up"),
+    N_("Optional: cards typed in here cannot be tapped for anyone else"),
+    # TRANSLATORS: button: do not type in the cards laid face up
+    N_("Skip"),
+    N_("Save the cards"),
     # TRANSLATORS: whose turn it is
     N_("{name} to play"),
     # TRANSLATORS: the player owes two cards and has played the first

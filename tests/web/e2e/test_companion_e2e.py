@@ -221,3 +221,48 @@ def test_bad_links_and_taps_change_nothing(chromium: Any, server: Server) -> Non
     page.wait_for_selector("#error:not([hidden])")
     assert "R-SET-5" in page.inner_text("#error")
     page.context.close()
+
+
+def test_a_hand_laid_face_up_is_typed_in_or_skipped(chromium: Any, server: Server) -> None:
+    """R-END-1: a mattel2022 player who is out lays their hand face up; the page offers to
+    type it in (optional). Typed in, those cards can no longer be tapped for anyone else
+    (the refusal says why); cards that hold a safe card are refused (R-LIM-2); skipped,
+    the page stops asking."""
+    page = open_game(chromium, server, "mattel2022", ["Ana", "Bo", "Cy", "Di"], 0)
+    assert page.is_hidden("#laid-entry")
+    for _ in range(9):
+        tap(page, "10")
+    s = tap(page, "9")  # 90 + 9 = 99: Bo is out
+    assert s["out"] == [1] and s["laid_open"] == {"seat": 1, "size": 4}
+    page.wait_for_selector("#laid-entry:not([hidden])")
+    assert "Bo" in page.inner_text("#laid-title")
+    for code in ["-10", "9", "9", "9"]:  # a -10 is safe at 90: Bo was not out with it
+        page.click(f'#laid-pad [data-laid-card="{code}"]')
+    page.click("#laid-save")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "R-LIM-2" in page.inner_text("#error") and state(page)["laid"] == {}
+    page.click("#laid-clear")
+    for _ in range(4):
+        page.click('#laid-pad [data-laid-card="9"]')
+    page.click("#laid-save")
+    page.wait_for_function(
+        "() => JSON.parse(document.querySelector('main').dataset.state).laid['1'] !== undefined"
+    )
+    assert state(page)["laid"] == {"1": ["9", "9", "9", "9"]}
+    page.wait_for_selector("#laid-entry", state="hidden")
+    for code in ["-10", "9", "9"]:  # the last two of the six 9s: 98, Cy to play
+        tap(page, code)
+    before = state(page)
+    page.click('#pad [data-card="9"]')
+    page.wait_for_selector("#error:not([hidden])")
+    assert "face up" in page.inner_text("#error")
+    assert state(page)["steps"] == before["steps"] and state(page)["total"] == 98
+    # Cy goes out too; this time the players skip typing the cards in
+    s = tap(page, "10")
+    assert s["out"] == [1, 2] and s["laid_open"] == {"seat": 2, "size": 4}
+    page.click("#laid-skip")
+    page.wait_for_function(
+        "() => JSON.parse(document.querySelector('main').dataset.state).laid['2'] === null"
+    )
+    assert page.is_hidden("#laid-entry")
+    page.context.close()

@@ -12,9 +12,10 @@ const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
 const LAST = "ono99.companion.last";
 const RESERVED = new Set(["rules", "players", "first", "lang"]);
 const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
-  "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "can_undo", "can_redo"];
+  "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "laid", "laid_open",
+  "can_undo", "can_redo"];
 
-const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, lastAnnounce: [] };
+const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null, lastAnnounce: [] };
 const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
@@ -172,6 +173,7 @@ function render() {
   }));
   renderPad(s);
   renderHands(s);
+  renderLaid(s);
   $("#record-link").href = `/api/companion/${app.id}/record`;
   updateButtons();
 }
@@ -263,6 +265,37 @@ function addHandCard(code) {
     if (next >= 0) app.handsSeat = next;
   }
   renderHands(app.state);
+}
+
+// ------------------------------------------------------------------ a hand laid face up (R-END-1)
+
+function renderLaid(s) {
+  const open = s.laid_open;
+  show($("#laid-entry"), Boolean(open));
+  if (!open) {
+    app.laidDraft = null;
+    return;
+  }
+  if (!app.laidDraft || app.laidDraft.seat !== open.seat) app.laidDraft = { seat: open.seat, cards: [] };
+  const name = s.names[open.seat];
+  $("#laid-title").textContent = t("{name} is out: the cards {name} laid face up", { name });
+  const cards = app.laidDraft.cards;
+  $("#laid-row").textContent = `${cards.map((c) => cardName(c, s.rules)).join(" ")} ${"▢ ".repeat(Math.max(0, open.size - cards.length))}`;
+  const pad = $("#laid-pad");
+  if (!pad.childElementCount || pad.dataset.rules !== s.rules) {
+    pad.dataset.rules = s.rules;
+    fill(pad, s.cards.filter((c) => c !== "99x4").map((code) => h("button", {
+      type: "button", dataset: { laidCard: code }, onclick: () => addLaidCard(code),
+    }, /^\d+$/.test(code) ? code : cardName(code, s.rules))));
+  }
+  $("#laid-save").disabled = cards.length !== open.size;
+}
+
+function addLaidCard(code) {
+  const open = app.state && app.state.laid_open;
+  if (!open || !app.laidDraft) return;
+  if (app.laidDraft.cards.length < open.size) app.laidDraft.cards.push(code);
+  renderLaid(app.state);
 }
 
 // ------------------------------------------------------------------ setup
@@ -423,6 +456,16 @@ async function start() {
   });
   $("#hands-save").addEventListener("click", () => {
     if (app.handsDraft) send("hands", { hands: app.handsDraft.hands, tap: app.handsDraft.tap });
+  });
+  $("#laid-clear").addEventListener("click", () => {
+    if (app.laidDraft) app.laidDraft.cards = [];
+    renderLaid(app.state);
+  });
+  $("#laid-save").addEventListener("click", () => {
+    if (app.laidDraft) send("laid", { seat: app.laidDraft.seat, cards: app.laidDraft.cards });
+  });
+  $("#laid-skip").addEventListener("click", () => {
+    if (app.laidDraft) send("laid", { seat: app.laidDraft.seat, cards: null });
   });
   $("#new-game").addEventListener("click", () => {
     app.id = null;
