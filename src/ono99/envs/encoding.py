@@ -1,0 +1,215 @@
+"""The observation vector, the action mask and the rewards shared by every environment.
+
+Everything here is a function of one seat's :class:`~ono99.view.PlayerView` (what
+that seat may know, R-SET-1), never of the game: :func:`encode` takes a view and
+nothing else. docs/envs.md lists the layout index by index; :func:`field_names`
+gives the same list in code.
+
+Seats in the vector are *relative*: block ``k`` of the per-seat part is the seat
+``k`` places after the observer, clockwise (block 0 is the observer itself), so a
+policy learnt in one seat plays in any other.
+
+>>> from ono99 import Game
+>>> g = Game("mattel2022", 3, seed=7)
+>>> obs = encode(g.view(0))
+>>> obs.shape == (obs_size(3),) and obs.dtype.name
+'float32'
+>>> int(obs[:16].sum())            # seat 0 holds four cards
+4
+>>> field_names(3)[16:19]
+['total', 'direction', 'plays_left']
+>>> [int(i) for i in action_mask(g.view(0)).nonzero()[0]] == list(g.legal_actions(0))
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ono99.cards import DRAW, NUM_ACTIONS, action_code
+from ono99.envs._deps import missing
+from ono99.rules import Rules
+from ono99.view import PlayerView
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as e:  # pragma: no cover - the rl extra is installed in tests
+    raise missing(__name__, e) from None
+
+if TYPE_CHECKING:
+    from ono99.game import Game
+
+__all__ = [
+    "NUM_CARDS",
+    "NUM_ACTIONS",
+    "PER_SEAT",
+    "SEAT_FIELDS",
+    "TOTAL_LOW",
+    "action_mask",
+    "advance",
+    "bounds",
+    "encode",
+    "field_names",
+    "obs_size",
+    "outcome",
+    "to_action",
+]
+
+#: card types 0..15 (``ono99.cards.Card``); actions add ``99x4`` (16) and ``draw`` (17)
+NUM_CARDS = 16
+#: the per-seat fields, in order, repeated for every seat (relative to the observer)
+SEAT_FIELDS = (
+    "hand_size",
+    "alive",
+    "active",
+    "to_move",
+    "owes_two",
+    "pending_draw",
+    "winner",
+    "tokens",
+    "score",
+)
+PER_SEAT = len(SEAT_FIELDS)
+_GLOBAL = ("total", "direction", "plays_left", "played_99", "bust_mode", "draw_pile")
+#: where the per-seat blocks start
+SEATS_AT = 3 * NUM_CARDS + len(_GLOBAL)
+#: the total is clipped to [TOTAL_LOW, 99] (the 1980 decks let it go negative, R-M10-1;
+#: far below -100 has never been seen)
+TOTAL_LOW = -990
+#: scores are clipped to target + SCORE_SLACK (a round adds far less, R-END-3)
+SCORE_SLACK = 1000
+
+Array = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+def obs_size(players: int) -> int:
+    """Length of the observation vector for ``players`` seats."""
+    return SEATS_AT + PER_SEAT * players
+
+
+def field_names(players: int) -> list[str]:
+    """The name of every index of the observation vector (docs/envs.md)."""
+    cards = [action_code(c) for c in range(NUM_CARDS)]
+    names = [f"hand[{c}]" for c in cards]
+    names += list(_GLOBAL)
+    names += [f"discard[{c}]" for c in cards]
+    names += [f"laid_down[{c}]" for c in cards]
+    for k in range(players):
+        names += [f"seat+{k}.{f}" for f in SEAT_FIELDS]
+    return names
+
+
+def bounds(rules: Rules, players: int) -> tuple[Array, Array]:
+    """The ``low`` and ``high`` of the observation Box for ``rules`` and ``players``."""
+    deck = np.array(rules.deck, dtype=np.float32)
+    size = float(sum(rules.deck))
+    tokens = rules.scoring.start_tokens(players)
+    top_tokens = float(max(tokens)) if tokens else 0.0
+    top_score = float(rules.target + SCORE_SLACK) if rules.scoring.counts_hand_points else 0.0
+    low_total = 0.0 if rules.floor_zero else float(TOTAL_LOW)
+    low = [0.0] * NUM_CARDS + [low_total, -1.0, 0.0, 0.0, 0.0, 0.0]
+    high = [*deck.tolist(), 99.0, 1.0, 2.0, 1.0, 1.0, size]
+    low += [0.0] * (2 * NUM_CARDS)
+    high += [*deck.tolist(), *deck.tolist()]
+    seat_high = [size, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, top_tokens, top_score]
+    low += [0.0] * (PER_SEAT * players)
+    high += seat_high * players
+    # high >= 1 everywhere: a field that is always 0 here (tokens in 2022) keeps a
+    # Box whose low and high differ
+    return np.array(low, dtype=np.float32), np.maximum(np.array(high, dtype=np.float32), 1.0)
+
+
+def encode(view: PlayerView) -> Array:
+    """The observation vector of ``view`` (float32, :func:`field_names` order).
+
+    A function of the view alone: the observer's own hand, public counters and
+    piles, hand sizes — never another hand or the draw order (R-SET-1)."""
+    n = len(view.names)
+    me = view.seat
+    rules = view.rules
+    out = np.zeros(obs_size(n), dtype=np.float32)
+    for c in view.hand:
+        out[c] += 1.0
+    g = NUM_CARDS
+    out[g] = max(float(TOTAL_LOW), min(99.0, float(view.total)))
+    out[g + 1] = view.direction
+    out[g + 2] = view.plays_left
+    out[g + 3] = view.played_99
+    out[g + 4] = view.bust_mode
+    out[g + 5] = view.draw_pile
+    d = NUM_CARDS + len(_GLOBAL)
+    for c in view.discard:
+        out[d + c] += 1.0
+    laid = d + NUM_CARDS
+    for hand in view.laid_down:
+        for c in hand:
+            out[laid + c] += 1.0
+    winners = _winners(view.winner)
+    top_score = float(rules.target + SCORE_SLACK)
+    for k in range(n):
+        s = (me + k) % n
+        b = SEATS_AT + PER_SEAT * k
+        out[b] = view.hand_sizes[s]
+        out[b + 1] = view.alive[s]
+        out[b + 2] = view.active[s]
+        out[b + 3] = view.to_move == s
+        out[b + 4] = view.owes_two == s
+        out[b + 5] = view.pending_draw == s
+        out[b + 6] = s in winners
+        out[b + 7] = 0 if view.tokens is None else view.tokens[s]
+        out[b + 8] = 0 if view.scores is None else min(top_score, float(view.scores[s]))
+    return out
+
+
+def action_mask(view: PlayerView) -> Mask:
+    """1 for each action id in ``view.legal`` (int8, :data:`NUM_ACTIONS` long)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for a in view.legal:
+        mask[a] = 1
+    return mask
+
+
+def _winners(winner: int | tuple[int, ...] | list[int] | None) -> tuple[int, ...]:
+    if winner is None:
+        return ()
+    if isinstance(winner, int):
+        return (winner,)
+    return tuple(winner)
+
+
+def outcome(game: Game) -> list[float]:
+    """Each seat's reward at the end of ``game`` (zeros while it goes on).
+
+    The winners share +1 (a shared win is a fraction), the losers share -1, so the
+    rewards sum to 0; if every seat shares the win, every reward is 0."""
+    n = game.n
+    winners = _winners(game.winner)
+    if not winners or len(winners) == n:
+        return [0.0] * n
+    win, lose = 1.0 / len(winners), -1.0 / (n - len(winners))
+    return [win if s in winners else lose for s in range(n)]
+
+
+def advance(game: Game) -> None:
+    """Take every pending draw at once (R-DRAW-1: bots always draw at once), so that
+    exactly one seat, ``game.to_move``, may act and ``DRAW`` is never legal."""
+    while game.pending_draw is not None and not game.is_over:
+        game.apply(DRAW)
+
+
+def to_action(action: object) -> int:
+    """``action`` as a plain int action id (numpy integers accepted), or raise
+    :class:`~ono99.errors.IllegalAction` in one line."""
+    from ono99.errors import IllegalAction
+    from ono99.i18n import N_
+
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise IllegalAction(N_("{action} is not an action"), action=repr(action))
+    value = int(action)
+    if not 0 <= value < NUM_ACTIONS:
+        raise IllegalAction(N_("{action} is not an action"), action=repr(action))
+    return value

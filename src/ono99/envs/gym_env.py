@@ -1,0 +1,211 @@
+"""A Gymnasium environment: one learner against bots (docs/envs.md).
+
+>>> env = GymEnv("mattel2022", players=3, opponents="random,greedy")
+>>> obs, info = env.reset(seed=7)
+>>> done = False
+>>> while not done:
+...     action = int(info["action_mask"].nonzero()[0][-1])   # the last legal action
+...     obs, reward, done, truncated, info = env.step(action)
+>>> reward in (1.0, -0.5)
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from ono99.bots import Bot, make_bot
+from ono99.cards import NUM_ACTIONS, action_code
+from ono99.envs._deps import missing
+from ono99.envs.encoding import action_mask, advance, bounds, encode, outcome, to_action
+from ono99.errors import IllegalAction
+from ono99.game import Game
+from ono99.rules import make_rules
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as e:
+    raise missing(__name__, e) from None
+
+__all__ = ["GymEnv"]
+
+Obs = dict[str, Any]
+
+
+def _opponent_names(opponents: str | Sequence[str], count: int) -> list[str]:
+    if isinstance(opponents, str):
+        names = [s.strip() for s in opponents.split(",")]
+    elif isinstance(opponents, Sequence) and all(isinstance(s, str) for s in opponents):
+        names = [s.strip() for s in opponents]
+    else:
+        raise ValueError(f"opponents must be bot names, not {opponents!r}")
+    if len(names) == 1:
+        names *= count
+    if len(names) != count or not all(names):
+        raise ValueError(
+            f"opponents must be one bot name or {count} comma-separated names, not {opponents!r}"
+        )
+    for name in names:
+        make_bot(name, 0)  # an unknown name fails here, in one line
+    return names
+
+
+class GymEnv(gymnasium.Env[Obs, np.int64]):
+    """ONO 99 for one learner (seat ``seat``, 0 by default) against bots.
+
+    ``opponents``: one bot name for every other seat, or a comma list (or sequence)
+    naming one bot per other seat, in seat order (``random``, ``greedy``,
+    ``heuristic``, ``ismcts``, the levels …; see :func:`ono99.bots.make_bot`). The
+    bots receive their own views, never the game.
+
+    Observations are ``{"observation": float32 vector, "action_mask": int8
+    vector}`` built from the learner's view; ``info["action_mask"]`` is the same
+    mask. Pending draws are taken at once (R-DRAW-1). The reward is 0 until the
+    game ends, then the learner's share: +1 split among the winners, -1 split
+    among the losers. If the learner is out before the end, the bots play the
+    game out within that step.
+
+    An illegal action changes nothing in the game. With ``illegal="lose"`` (the
+    default) it ends the episode at once with reward -1 and the engine's one-line
+    reason in ``info["illegal_action"]``; with ``illegal="raise"`` it raises
+    :class:`~ono99.errors.IllegalAction`. Stepping after the end always raises.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rules: str = "mattel2022",
+        players: int = 2,
+        opponents: str | Sequence[str] = "heuristic",
+        *,
+        seat: int = 0,
+        illegal: str = "lose",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.rules = make_rules(rules, options or None)
+        Game(self.rules, players, seed=0, events=False)  # checks players (R-SET-5)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.n = players
+        self.seat = seat
+        self.opponents = _opponent_names(opponents, players - 1)
+        low, high = bounds(self.rules, players)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._seeded = False
+        self._done = True  # until reset()
+        self.game = Game(self.rules, players, seed=0)
+        self.bots: dict[int, Bot] = {}
+
+    def _draw_seed(self) -> int:
+        if self._seeded:
+            return int(self.np_random.integers(2**63))
+        return secrets.randbits(63)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """A new game, played by the bots up to the learner's first turn.
+
+        ``seed`` makes this game and the ones after it (``reset()`` without a seed)
+        reproducible, bots included; an environment never seeded deals from a fresh
+        ``secrets`` seed. ``options`` is accepted and ignored."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeded = True
+        while True:
+            game_seed = self._draw_seed() if self._seeded else None
+            self.game = Game(self.rules, self.n, seed=game_seed)
+            others = [s for s in range(self.n) if s != self.seat]
+            self.bots = {
+                s: make_bot(name, self._draw_seed())
+                for s, name in zip(others, self.opponents, strict=True)
+            }
+            self._play_bots()
+            if not self.game.is_over:  # a game over before the learner's first turn is redealt
+                break
+        self._done = False
+        return self._observe()
+
+    def _play_bots(self) -> None:
+        """Bots move until the learner must act or the game is over."""
+        game = self.game
+        advance(game)
+        while not game.is_over and game.to_move != self.seat:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            action = self.bots[seat].act(view)
+            if action not in view.legal:
+                raise IllegalAction(f"the bot in seat {seat} chose an illegal action {action!r}")
+            game.apply(action)
+            advance(game)
+
+    def _observe(self) -> tuple[Obs, dict[str, Any]]:
+        view = self.game.view(self.seat)
+        mask = action_mask(view)
+        return {"observation": encode(view), "action_mask": mask}, {"action_mask": mask.copy()}
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Make the learner's ``action`` (an action id), then let the bots play up to
+        the learner's next turn or the end of the game."""
+        if self._done:
+            raise IllegalAction("the episode is over: call reset()")
+        try:
+            act = to_action(action)
+            self.game.verify(act)  # the engine's reason and rule; changes nothing
+            if act not in self.game.legal_actions(self.seat):  # pragma: no cover
+                raise IllegalAction(f"seat {self.seat} may not act now")
+        except IllegalAction as e:
+            if self.illegal == "raise":
+                raise
+            # illegal="lose": the learner forfeits; the game is left as it was
+            obs, info = self._observe()
+            info["illegal_action"] = str(e)
+            self._done = True
+            return obs, -1.0, True, False, info
+        self.game.apply(act)
+        self._play_bots()
+        obs, info = self._observe()
+        over = self._done = self.game.is_over
+        reward = outcome(self.game)[self.seat] if over else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, over, False, info
+
+    def render(self) -> str | None:
+        """The public state and the learner's hand in one line (printed for
+        ``render_mode="human"``)."""
+        if self.render_mode is None:
+            return None
+        v = self.game.view(self.seat)
+        text = " ".join(
+            [
+                f"total {v.total}",
+                f"hand {' '.join(action_code(c) for c in v.hand)}",
+                f"to_move {v.to_move}",
+                f"hands {list(v.hand_sizes)}",
+                f"winner {v.winner}",
+            ]
+        )
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
