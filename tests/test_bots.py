@@ -336,3 +336,24 @@ def test_card_counting_and_belief_use_only_the_view() -> None:
     hidden = sorted(c for s in range(3) if s != view.seat for c in w.hands[s])
     assert sorted(hidden + w.draw_pile) == sorted(unseen_cards(view))
     assert sum(len(h) for h in w.hands) + len(w.draw_pile) + len(w.discard) == 112
+
+
+def test_an_eliminated_viewer_counts_its_own_hand_once() -> None:
+    """R-END-1: a mattel2022 player out of the game still holds (face up) its hand; the
+    cards it cannot see are the deck less its hand, the discard pile and the other
+    laid-down hands, and a sampled world has the full draw pile."""
+    from ono99.determinize import sample_world
+
+    g = Game("mattel2022", 3, seed=3)
+    rng = random.Random(0)
+    while not g.out and not g.is_over:
+        seat, actions = next(iter(g.acting().items()))
+        g.apply(rng.choice(actions))
+    assert g.out
+    view = g.view(g.out[0])
+    assert view.hand and view.laid_down[view.seat] == view.hand
+    seen = len(view.hand) + len(view.discard)
+    seen += sum(len(h) for s, h in enumerate(view.laid_down) if s != view.seat)
+    assert len(unseen_cards(view)) == sum(g.rules.deck) - seen
+    w = sample_world(view, random.Random(1))
+    assert len(w.draw_pile) == view.draw_pile

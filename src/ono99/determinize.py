@@ -23,7 +23,9 @@ def unseen_cards(view: PlayerView) -> list[int]:
         counts[c] -= 1
     for c in view.discard:
         counts[c] -= 1
-    for h in view.laid_down:
+    for s, h in enumerate(view.laid_down):
+        if s == view.seat:
+            continue  # an eliminated viewer's laid-down hand is its own hand, counted above
         for c in h:
             counts[c] -= 1
     out: list[int] = []
