@@ -11,12 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ono99.arena.backends import BACKENDS, Progress, RayMissing, default_workers, run_games
+from ono99.arena.backends import (
+    BACKENDS,
+    Progress,
+    RayMissing,
+    default_workers,
+    run_chunks,
+    run_games,
+)
 from ono99.arena.tournament import ArenaSpec, GameResult, make_spec, play_game, tally, wilson
 
 __all__ = [
     "BACKENDS", "ArenaSpec", "GameResult", "RayMissing", "default_workers", "make_spec",
-    "play_game", "run_games", "run_tournament", "tally", "wilson",
+    "play_game", "run_chunks", "run_games", "run_tournament", "tally", "wilson",
 ]  # fmt: skip
 
 

@@ -1,26 +1,38 @@
 """Where the games run: in this process, in a multiprocessing pool, or on Ray.
 
-Every backend maps :func:`~ono99.arena.tournament.play_games` over chunks of game
-indices; results are re-sorted by game index, so wins and games are identical
-whatever the backend and the number of workers.
+Every backend maps :func:`~ono99.arena.tournament.play_games` (or another module-level
+function of the same shape, :func:`run_chunks`: ``ono99 analyze`` plays its games this
+way) over chunks of game indices; results are re-sorted by game index, so wins and games
+are identical whatever the backend and the number of workers.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ono99.arena.tournament import ArenaSpec, GameResult, play_games
 from ono99.errors import Ono99Error
 from ono99.i18n import N_
 
-__all__ = ["BACKENDS", "RayMissing", "chunks", "default_workers", "run_games"]
+__all__ = ["BACKENDS", "RayMissing", "chunks", "default_workers", "run_chunks", "run_games"]
 
 BACKENDS = ("local", "ray")
 
 #: called with the number of games finished so far
 Progress = Callable[[int], None]
+
+
+class _Indexed(Protocol):
+    @property
+    def index(self) -> int: ...
+
+
+R = TypeVar("R", bound=_Indexed)
+#: plays the games of one chunk of indices, in order (a module-level function: workers
+#: receive it by reference)
+Player = Callable[[ArenaSpec, range], list[R]]
 
 
 class RayMissing(ImportError):
@@ -45,17 +57,19 @@ def chunks(games: int, workers: int) -> list[range]:
     return [range(i, min(i + size, games)) for i in range(0, games, size)]
 
 
-def _play_chunk(args: tuple[ArenaSpec, range]) -> list[GameResult]:
-    spec, idx = args
-    return play_games(spec, idx)
+def _play_chunk(args: tuple[Player[R], ArenaSpec, range]) -> list[R]:
+    play, spec, idx = args
+    return play(spec, idx)
 
 
-def _local(spec: ArenaSpec, workers: int, progress: Progress | None) -> Iterator[GameResult]:
+def _local(
+    spec: ArenaSpec, play: Player[R], workers: int, progress: Progress | None
+) -> Iterator[R]:
     parts = chunks(spec.games, workers)
     done = 0
     if workers <= 1:
         for part in parts:
-            res = play_games(spec, part)
+            res = play(spec, part)
             done += len(res)
             if progress:
                 progress(done)
@@ -65,14 +79,16 @@ def _local(spec: ArenaSpec, workers: int, progress: Progress | None) -> Iterator
 
     ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
     with ctx.Pool(workers) as pool:
-        for res in pool.imap_unordered(_play_chunk, [(spec, p) for p in parts]):
+        for res in pool.imap_unordered(_play_chunk, [(play, spec, p) for p in parts]):
             done += len(res)
             if progress:
                 progress(done)
             yield from res
 
 
-def _ray(spec: ArenaSpec, workers: int | None, progress: Progress | None) -> Iterator[GameResult]:
+def _ray(
+    spec: ArenaSpec, play: Player[R], workers: int | None, progress: Progress | None
+) -> Iterator[R]:
     try:
         import ray
     except ImportError:
@@ -89,14 +105,14 @@ def _ray(spec: ArenaSpec, workers: int | None, progress: Progress | None) -> Ite
         ray.init(**kwargs)
         started = True
     try:
-        remote = ray.remote(num_cpus=1)(play_games)
+        remote = ray.remote(num_cpus=1)(play)
         parts = chunks(spec.games, workers or default_workers())
         pending = [remote.remote(spec, p) for p in parts]
         done = 0
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                res: list[GameResult] = ray.get(ref)
+                res: list[R] = ray.get(ref)
                 done += len(res)
                 if progress:
                     progress(done)
@@ -113,10 +129,22 @@ def run_games(
     progress: Progress | None = None,
 ) -> list[GameResult]:
     """Play every game of ``spec`` on ``backend``; results in game order."""
+    return run_chunks(spec, play_games, backend, workers, progress)
+
+
+def run_chunks(
+    spec: ArenaSpec,
+    play: Player[R],
+    backend: str = "local",
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> list[R]:
+    """Map ``play`` over chunks of ``range(spec.games)`` on ``backend``; the results
+    (anything with an ``index``) in game order."""
     if backend == "local":
-        results = list(_local(spec, workers or default_workers(), progress))
+        results = list(_local(spec, play, workers or default_workers(), progress))
     elif backend == "ray":
-        results = list(_ray(spec, workers, progress))
+        results = list(_ray(spec, play, workers, progress))
     else:
         raise Ono99Error(N_("--backend must be local or ray, not {backend}"), backend=repr(backend))
     results.sort(key=lambda r: r.index)

@@ -42,7 +42,7 @@ def _register() -> None:
     # heavy front ends load only when used.
     from ono99.cli import bench, replay  # noqa: F401
 
-    for optional in ("arena", "play", "serve"):
+    for optional in ("analyze", "arena", "play", "serve"):
         try:
             __import__(f"ono99.cli.{optional}")
         except ModuleNotFoundError as e:

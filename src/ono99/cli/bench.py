@@ -10,7 +10,7 @@ import typer
 
 from ono99.bench import run_bench
 from ono99.cli import app, fail
-from ono99.cli.options import check_seed_option, parse_options
+from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.i18n import _
 
 
@@ -33,12 +33,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
 ) -> None:
     """Random legal play at full speed: games and decision steps per second."""
-    if engine not in ("reference", "fast"):
-        raise fail(
-            _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
-        )
-    if engine == "fast":
-        raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
+    check_engine(engine)
     if not math.isfinite(seconds):
         raise fail(
             _("--seconds must be a finite number of seconds, not {value}").format(value=seconds)

@@ -9,7 +9,7 @@ from ono99.errors import RulesError
 from ono99.i18n import N_
 from ono99.records import check_seed, parse_json_int
 
-__all__ = ["parse_options", "check_seed_option"]
+__all__ = ["parse_options", "check_seed_option", "check_engine"]
 
 
 def check_seed_option(seed: int | None) -> None:
@@ -32,3 +32,17 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             out[key.strip()] = value
     return out
+
+
+def check_engine(engine: str) -> None:
+    """``--engine``: ``reference`` passes; ``fast`` (not built yet) or any other name
+    is the one-line error, exit status 2, of every subcommand that takes it."""
+    from ono99.cli import fail
+    from ono99.i18n import _
+
+    if engine not in ("reference", "fast"):
+        raise fail(
+            _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
+        )
+    if engine == "fast":
+        raise fail(_("the fast engine is not part of this build yet; use --engine reference"))

@@ -1,0 +1,254 @@
+"""One game's facts for the rules analysis, read from its public events and its record.
+
+:func:`game_data` is a pure function of a finished :class:`~ono99.game.Game`: it reads
+``game.events`` (the announcement log), the R-REC record (:func:`~ono99.records.to_record`)
+and the public counters, never a hand or the draw pile, so replaying the record gives
+the same data. :func:`play_analysis_games` is what a worker runs on a chunk of game
+indices (the arena's backends call it, :func:`~ono99.arena.backends.run_chunks`).
+
+Seeds: game ``i`` of seed ``K`` is dealt from :func:`analysis_seed` ``(K, i)``: every
+game its own deal (the arena's duplicate deals would count one deal several times),
+an integer so that the record replays with ``ono99 replay``. The bot in seat ``s`` is
+seeded with the arena's :func:`~ono99.arena.tournament.bot_seed` ``(K, i, s)``, and the
+bots rotate through the seats as in the arena, so a game does not depend on which
+worker plays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ono99.arena.tournament import ArenaSpec, bot_seed
+from ono99.bots import make_bot
+from ono99.cards import DRAW
+from ono99.errors import IllegalAction
+from ono99.game import Game
+from ono99.i18n import N_
+from ono99.records import to_record
+from ono99.rules import make_rules
+
+__all__ = [
+    "BUST_SITUATIONS",
+    "GameData",
+    "analysis_seed",
+    "game_data",
+    "play_analysis_game",
+    "play_analysis_games",
+]
+
+#: card ints (ono99.cards) of Reverse, Play 2 / Double Play, Minus Ten
+_REVERSE, _PLAY2, _MINUS10 = 12, 13, 11
+
+#: what was going on when a player busted, most specific first: owing two and unable to
+#: make the first play, or the second (R-P2-4); the play just before was a Reverse; other
+BUST_SITUATIONS = ("play2_first", "play2_second", "after_reverse", "other")
+
+
+@dataclass
+class GameData:
+    """The analysed facts of one game (one line of ``games.jsonl``).
+
+    Seats are numbered as in the game: seat 0 plays first (left of the dealer, R-SET-3).
+    """
+
+    index: int
+    seed: int
+    #: the bot of each seat (its name as given, e.g. ``heuristic``)
+    bots: list[str]
+    #: winning seats (several for a shared win)
+    winners: list[int]
+    #: record moves (decisions: card plays, ``99x4``, ``draw``, points-mode busts)
+    moves: int
+    #: cards played that counted (``play`` events) plus four-99 discards
+    plays: int
+    rounds: int
+    #: per seat, turns in which it played at least one card
+    turns: list[int]
+    #: per seat, ``play`` events per card int (0-15)
+    played: list[list[int]]
+    #: per seat, the card ints of its opening hand (round 1)
+    opening: list[list[int]]
+    #: the running total after each play -> how often (keys are str for JSON)
+    totals: dict[str, int]
+    #: R-M10-1 (2022): -10 played at a total under 10 (the floor at 0 stopped it)
+    floor_hits: int
+    #: 1980: plays that left the total below 0
+    negative_plays: int
+    min_total: int
+    #: R-TURN-3, R-99-3, R-DRAW-1
+    reshuffles: int
+    four99: int
+    draws_lost: int
+    #: every bust: seat, round, total (the total the player faced), situation, card
+    busts: list[dict[str, Any]] = field(default_factory=list)
+    #: seats in the order they left the game
+    out: list[int] = field(default_factory=list)
+    #: after each round: tokens (token modes) or scores (points), per seat
+    trajectory: list[list[int]] = field(default_factory=list)
+    #: the R-REC record of the game (kept apart from games.jsonl)
+    record: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def row(self) -> dict[str, Any]:
+        """The facts as one JSON object, without the record."""
+        out = asdict(self)
+        del out["record"]
+        return out
+
+
+def analysis_seed(seed: int, game: int) -> int:
+    """The deal seed of game ``game`` (an integer below 2**63, from these two only).
+
+    >>> analysis_seed(7, 0) == analysis_seed(7, 0) != analysis_seed(7, 1)
+    True
+    """
+    h = hashlib.blake2b(f"analyze-game:{seed}:{game}".encode(), digest_size=8)
+    return int.from_bytes(h.digest(), "big") >> 1
+
+
+def game_data(game: Game, index: int = 0, bots: list[str] | None = None) -> GameData:
+    """The facts of a finished game, from its event log and its record only."""
+    if game.events is None:
+        raise ValueError("game_data needs a game played with its events (events=True)")
+    record = to_record(game)
+    n = game.n
+    scoring = game.rules.scoring
+    tokens = scoring.start_tokens(n)
+    turns = [0] * n
+    played = [[0] * 16 for _ in range(n)]
+    totals: Counter[int] = Counter()
+    busts: list[dict[str, Any]] = []
+    out: list[int] = []
+    trajectory: list[list[int]] = []
+    plays = floor_hits = negative = reshuffles = four99 = lost = 0
+    min_total = 0
+    total = 0
+    rnd = 1
+    turn_seat: int | None = None  # the seat whose turn's plays we are in
+    last_card: int | None = None  # the last card played this round
+    owe_seat: int | None = None  # R-P2: the seat owing two, and its plays since
+    owe_plays = 0
+    for e in game.events:
+        kind = e.kind
+        if kind == "round_start":
+            rnd = (e.info or {}).get("round", rnd)
+            total, turn_seat, last_card, owe_seat = 0, None, None, None
+        elif kind in ("play", "four99"):
+            seat = e.seat
+            assert seat is not None
+            if seat != turn_seat:
+                turns[seat] += 1
+                turn_seat = seat
+            plays += 1
+            if kind == "four99":
+                four99 += 1
+            else:
+                card = e.card
+                assert card is not None and e.total is not None
+                played[seat][card] += 1
+                if card == _MINUS10 and game.rules.floor_zero and total < 10:
+                    floor_hits += 1
+                total = e.total
+                totals[total] += 1
+                if total < 0:
+                    negative += 1
+                min_total = min(min_total, total)
+                last_card = card
+            if seat == owe_seat:
+                owe_plays += 1
+                if owe_plays >= 2:
+                    owe_seat = None
+        elif kind == "owes_two":
+            owe_seat, owe_plays = e.seat, 0
+        elif kind == "bust":
+            if e.seat == owe_seat:
+                situation = BUST_SITUATIONS[0] if owe_plays == 0 else BUST_SITUATIONS[1]
+            elif last_card == _REVERSE:
+                situation = BUST_SITUATIONS[2]
+            else:
+                situation = BUST_SITUATIONS[3]
+            busts.append(
+                {
+                    "seat": e.seat,
+                    "round": rnd,
+                    "total": total if e.total is None else e.total,
+                    "situation": situation,
+                    "card": e.card,
+                }
+            )
+            turn_seat, owe_seat = None, None
+        elif kind == "reshuffle":
+            reshuffles += 1
+        elif kind == "draw_lost":
+            lost += 1
+        elif kind == "token_lost" and tokens is not None and e.seat is not None:
+            tokens[e.seat] = (e.info or {}).get("tokens", tokens[e.seat] - 1)
+        elif kind == "eliminated" and e.seat is not None:
+            out.append(e.seat)
+        elif kind == "round_end":
+            info = e.info or {}
+            if "scores" in info:
+                trajectory.append(list(info["scores"]))
+            elif tokens is not None:
+                trajectory.append([-1 if s in out else t for s, t in enumerate(tokens)])
+    w = game.winner
+    winners = list(w) if isinstance(w, list) else [] if w is None else [w]
+    return GameData(
+        index=index,
+        seed=int(record["seed"]) if isinstance(record["seed"], int) else 0,
+        bots=list(bots) if bots is not None else list(game.names),
+        winners=winners,
+        moves=len(record["moves"]),
+        plays=plays,
+        rounds=game.round,
+        turns=turns,
+        played=played,
+        opening=[[_card_int(c) for c in hand] for hand in record["deals"][0]["hands"]],
+        totals={str(k): v for k, v in sorted(totals.items())},
+        floor_hits=floor_hits,
+        negative_plays=negative,
+        min_total=min_total,
+        reshuffles=reshuffles,
+        four99=four99,
+        draws_lost=lost,
+        busts=busts,
+        out=out,
+        trajectory=trajectory,
+        record=record,
+    )
+
+
+def _card_int(code: str) -> int:
+    from ono99.cards import parse_card
+
+    return parse_card(code)
+
+
+def play_analysis_game(spec: ArenaSpec, index: int) -> GameData:
+    """Play game ``index`` of ``spec`` with the events on; each bot sees only its view."""
+    seating = spec.seating(index)
+    bots = [spec.bots[e] for e in seating]
+    g = Game(
+        make_rules(spec.rules, spec.options), len(seating), seed=analysis_seed(spec.seed, index)
+    )
+    players = [make_bot(b, bot_seed(spec.seed, index, s)) for s, b in enumerate(bots)]
+    while acting := g.acting():
+        # Bots draw at once (R-DRAW-1), as in the arena.
+        seat = next((s for s, acts in acting.items() if acts == (DRAW,)), g.to_move)
+        assert seat is not None
+        view = g.view(seat)
+        action = players[seat].act(view)
+        if action not in view.legal:
+            raise IllegalAction(
+                N_("bot {bot} chose {action}, not one of {legal}"),
+                bot=bots[seat], action=repr(action), legal=str(view.legal),
+            )  # fmt: skip
+        g.apply(action)
+    return game_data(g, index, bots)
+
+
+def play_analysis_games(spec: ArenaSpec, indices: range) -> list[GameData]:
+    """Play the given games in order (what a worker does with its chunk)."""
+    return [play_analysis_game(spec, i) for i in indices]

@@ -1,0 +1,65 @@
+"""The files of an analysis: ``report.html``, ``summary.json``, ``games.jsonl``,
+``games.csv`` and ``records.jsonl`` in one folder."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ono99.analysis.collect import GameData
+from ono99.analysis.report import render
+
+__all__ = ["FILES", "CSV_COLUMNS", "check_folder", "write_outputs"]
+
+FILES = ("report.html", "summary.json", "games.jsonl", "games.csv", "records.jsonl")
+
+#: the columns of games.csv (lists joined with spaces)
+CSV_COLUMNS = (
+    "index", "seed", "bots", "winners", "moves", "plays", "rounds", "turns", "busts",
+    "out", "reshuffles", "floor_hits", "negative_plays", "min_total", "four99", "draws_lost",
+)  # fmt: skip
+
+
+def check_folder(out: Path) -> None:
+    """Make ``out`` (and its parents) and check that files can be written there;
+    raises OSError otherwise."""
+    out.mkdir(parents=True, exist_ok=True)
+    probe = out / ".ono99-analyze-probe"
+    probe.write_bytes(b"")
+    probe.unlink()
+
+
+def _csv(games: Sequence[GameData]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for g in games:
+        row: dict[str, Any] = g.row()
+        row["busts"] = len(g.busts)
+        w.writerow(
+            " ".join(map(str, v)) if isinstance(v, list) else v
+            for v in (row[c] for c in CSV_COLUMNS)
+        )
+    return buf.getvalue()
+
+
+def write_outputs(out: Path, summary: Mapping[str, Any], games: Sequence[GameData]) -> list[Path]:
+    """Write every file into ``out`` (made if missing); returns their paths."""
+    check_folder(out)
+    texts = {
+        "summary.json": json.dumps(summary, ensure_ascii=False, indent=1) + "\n",
+        "games.jsonl": "".join(json.dumps(g.row()) + "\n" for g in games),
+        "games.csv": _csv(games),
+        "records.jsonl": "".join(json.dumps(g.record) + "\n" for g in games),
+        "report.html": render(summary, FILES[1:]),
+    }
+    paths = []
+    for name in FILES:
+        path = out / name
+        path.write_text(texts[name], encoding="utf-8")
+        paths.append(path)
+    return paths
