@@ -347,7 +347,7 @@ def test_an_eliminated_viewer_counts_its_own_hand_once() -> None:
     g = Game("mattel2022", 3, seed=3)
     rng = random.Random(0)
     while not g.out and not g.is_over:
-        seat, actions = next(iter(g.acting().items()))
+        _seat, actions = next(iter(g.acting().items()))
         g.apply(rng.choice(actions))
     assert g.out
     view = g.view(g.out[0])
