@@ -382,3 +382,12 @@ def test_the_draw_race_is_read_from_acting() -> None:
     s.events()
     s.play(int(Card.PLAY2))
     assert s.acting() == {HUMAN: (DRAW,), 1: s.acting()[1]} and s.human_may_draw()
+
+
+async def test_a_countdown_tick_after_the_widgets_are_gone_is_harmless() -> None:
+    """R-DRAW-1: the draw window's countdown may tick once more while the app shuts down
+    (CI once failed on it: the hint was gone); that tick does nothing."""
+    app, _saved = make_app("mattel2022", {}, 3, seed=1, bot_delay=0.01, draw_window=3)
+    async with app.run_test(size=SIZE):
+        await app.query_one("#hint").remove()
+        app.show_countdown()  # no #hint: nothing to update, no error

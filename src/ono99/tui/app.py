@@ -317,7 +317,10 @@ class OnoApp(App[int]):
         return max(0.0, self.draw_deadline - time.monotonic())
 
     def show_countdown(self) -> None:
-        self.query_one("#hint", Static).update(self.hint_text())
+        # The interval may tick once more while the app shuts down (its widgets gone).
+        hints = self.query("#hint").results(Static)
+        for hint in hints:
+            hint.update(self.hint_text())
 
     def stop_countdown(self) -> None:
         if self.countdown is not None:
@@ -335,8 +338,8 @@ class OnoApp(App[int]):
         self.timer = None
         self.stop_countdown()
         self.draw_deadline = None
-        if self.busy:
-            return
+        if self.busy or not self.is_running:
+            return  # (a timer may still fire while the app shuts down)
         await self.tell(self.session.step())
         await self.refresh_table()
         self.advance()
