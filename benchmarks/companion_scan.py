@@ -18,19 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from ono99.tracking import Tracker
-from tracking_helpers import FIELDS, MORE, feed, real_game  # type: ignore[import-not-found]
-
-CONFIGS: list[tuple[str, dict[str, Any] | None]] = [
-    ("mattel2022", None),
-    ("classic1980", None),
-    ("gamerules", None),
-    ("classic1980", {"scoring": "points"}),
-    ("classic1980", {"scoring": "points", "points_mode": "lowest", "target": 150}),
-    ("classic1980", {"zero_ending_99": True, "draw_penalty": True}),
-    ("gamerules", {"draw_penalty": True}),
-    ("classic1980", {"scoring": "points", "points_mode": "lowest", "draw_penalty": True}),
-    ("classic1980", {"scoring": "points", "draw_penalty": True}),
-]
+from tracking_helpers import CONFIGS, FIELDS, MORE, feed, real_game  # type: ignore[import-not-found]
 
 
 def follow(rules: str, n: int, seed: int, options: dict[str, Any] | None) -> str | None:

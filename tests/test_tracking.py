@@ -10,18 +10,7 @@ import pytest
 from ono99.errors import IllegalAction, Ono99Error
 from ono99.game import Game
 from ono99.tracking import Tracker, TrackError, is_tracking_record
-from tracking_helpers import FIELDS, MORE, feed, real_game
-
-CONFIGS: list[tuple[str, dict[str, Any] | None]] = [
-    ("mattel2022", None),
-    ("classic1980", None),
-    ("gamerules", None),
-    ("classic1980", {"scoring": "points"}),
-    ("classic1980", {"scoring": "points", "points_mode": "lowest", "target": 150}),
-    ("classic1980", {"zero_ending_99": True, "draw_penalty": True}),
-    ("gamerules", {"draw_penalty": True}),
-    ("classic1980", {"scoring": "points", "points_mode": "lowest", "draw_penalty": True}),
-]
+from tracking_helpers import CONFIGS, FIELDS, MORE, feed, real_game
 
 
 def _follow(rules: str, n: int, seed: int, options: dict[str, Any] | None) -> Tracker:

@@ -10,6 +10,19 @@ from typing import Any
 from ono99.cards import action_code
 from ono99.game import Deal, Game
 
+#: the presets and options the companion is checked in (tests/test_tracking.py,
+#: benchmarks/companion_scan.py)
+CONFIGS: list[tuple[str, dict[str, Any] | None]] = [
+    ("mattel2022", None),
+    ("classic1980", None),
+    ("gamerules", None),
+    ("classic1980", {"scoring": "points"}),
+    ("classic1980", {"scoring": "points", "points_mode": "lowest", "target": 150}),
+    ("classic1980", {"zero_ending_99": True, "draw_penalty": True}),
+    ("gamerules", {"draw_penalty": True}),
+    ("classic1980", {"scoring": "points", "points_mode": "lowest", "draw_penalty": True}),
+    ("classic1980", {"scoring": "points", "draw_penalty": True}),
+]
 #: the public fields a tracked game shares with the real one after every move
 FIELDS = ("total", "direction", "to_move", "owes_two", "out", "tokens", "round", "winner")
 #: more public fields the tracker gets right too
