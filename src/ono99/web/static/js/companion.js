@@ -224,6 +224,21 @@ function updateButtons() {
 
 // ------------------------------------------------------------------ hands (R-END-3)
 
+/** The card buttons of a hand entry (every card type of the preset), made once per preset;
+ * each carries data-<key>="CODE" and calls onTap(code). */
+function cardPad(pad, s, key, onTap) {
+  if (pad.childElementCount && pad.dataset.rules === s.rules) return;
+  pad.dataset.rules = s.rules;
+  fill(pad, s.cards.filter((c) => c !== "99x4").map((code) => h("button", {
+    type: "button", dataset: { [key]: code }, onclick: () => onTap(code),
+  }, /^\d+$/.test(code) ? code : cardName(code, s.rules))));
+}
+
+/** A hand as typed so far, with a box for each card still to come. */
+function handText(cards, size, rules) {
+  return `${cards.map((c) => cardName(c, rules)).join(" ")} ${"▢ ".repeat(Math.max(0, size - cards.length))}`;
+}
+
 function renderHands(s) {
   const need = s.hands_needed;
   show($("#hands-entry"), Boolean(need));
@@ -241,16 +256,10 @@ function renderHands(s) {
     const cards = app.handsDraft.hands[seat];
     return h("li", { class: seat === app.handsSeat ? "current" : null },
       h("button", { type: "button", onclick: () => { app.handsSeat = seat; renderHands(app.state); } },
-        `${s.names[seat]}: ${cards.map((c) => cardName(c, s.rules)).join(" ")} ${"▢ ".repeat(Math.max(0, k - cards.length))}`));
+        `${s.names[seat]}: ${handText(cards, k, s.rules)}`));
   });
   fill($("#hands-rows"), rows);
-  const pad = $("#hands-pad");
-  if (!pad.childElementCount || pad.dataset.rules !== s.rules) {
-    pad.dataset.rules = s.rules;
-    fill(pad, s.cards.filter((c) => c !== "99x4").map((code) => h("button", {
-      type: "button", dataset: { handCard: code }, onclick: () => addHandCard(code),
-    }, /^\d+$/.test(code) ? code : cardName(code, s.rules))));
-  }
+  cardPad($("#hands-pad"), s, "handCard", addHandCard);
   const full = need.sizes.every((k, seat) => k === null || app.handsDraft.hands[seat].length === k);
   $("#hands-save").disabled = !full;
 }
@@ -280,14 +289,8 @@ function renderLaid(s) {
   const name = s.names[open.seat];
   $("#laid-title").textContent = t("{name} is out: the cards {name} laid face up", { name });
   const cards = app.laidDraft.cards;
-  $("#laid-row").textContent = `${cards.map((c) => cardName(c, s.rules)).join(" ")} ${"▢ ".repeat(Math.max(0, open.size - cards.length))}`;
-  const pad = $("#laid-pad");
-  if (!pad.childElementCount || pad.dataset.rules !== s.rules) {
-    pad.dataset.rules = s.rules;
-    fill(pad, s.cards.filter((c) => c !== "99x4").map((code) => h("button", {
-      type: "button", dataset: { laidCard: code }, onclick: () => addLaidCard(code),
-    }, /^\d+$/.test(code) ? code : cardName(code, s.rules))));
-  }
+  $("#laid-row").textContent = handText(cards, open.size, s.rules);
+  cardPad($("#laid-pad"), s, "laidCard", addLaidCard);
   $("#laid-save").disabled = cards.length !== open.size;
 }
 
