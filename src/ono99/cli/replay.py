@@ -11,6 +11,7 @@ import typer
 
 from ono99.cards import parse_action
 from ono99.cli import app, fail, use_language
+from ono99.cli.options import check_engine
 from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
 from ono99.i18n import N_, _, translate_error
 from ono99.narrate import narrate, you_seat
@@ -75,12 +76,7 @@ def replay(
     ] = None,
 ) -> None:
     """Replay a game record; tell it move by move, or print the final state (--json)."""
-    if engine not in ("reference", "fast"):
-        raise fail(
-            _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
-        )
-    if engine == "fast":
-        raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
+    check_engine(engine)
     use_language(lang)
     text = _read_or_fail(file, as_json)
     tracked = _tracking_record(text)
