@@ -129,3 +129,40 @@ def test_decision_values_scores_rounds_with_tokens() -> None:
     rounds = dv.rollout_values(view, 30, random.Random(3), 4, dv.true_world(g), "round")
     flat = {v for row in rounds for v in row}
     assert flat <= {0.0, 1.0} and flat == {0.0, 1.0}  # some rounds lost, some not
+
+
+def _bot_moves_check(only: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    check = _script("check_same_bots")
+    pinned = BENCHMARKS / "results" / "bot-moves.json"
+    args = ["--check", str(pinned)] + (["--only", only] if only else [])
+    code = check.main(args)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "same moves" in out
+
+
+def test_the_heuristic_plays_the_pinned_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    """The heuristic (R-DRAW-1, R-99-3, R-END-3 choices included) plays exactly the moves
+    pinned in benchmarks/results/bot-moves.json, in every preset and mode: the strength
+    table's parts, run over many sessions, are of one and the same bot."""
+    _bot_moves_check("heuristic", capsys)
+
+
+@pytest.mark.slow
+def test_every_search_plays_the_pinned_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same for every search configuration of the table and the levels."""
+    _bot_moves_check(None, capsys)
+
+
+def test_check_same_bots_reports_a_changed_bot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A digest that differs is reported, with exit status 1."""
+    check = _script("check_same_bots")
+    saved = tmp_path / "moves.json"
+    assert check.main(["--only", "m2-heuristic", "--save", str(saved)]) == 0
+    digests = json.loads(saved.read_text())
+    digests["m2-heuristic"] = "0" * 64
+    saved.write_text(json.dumps(digests))
+    assert check.main(["--only", "m2-heuristic", "--check", str(saved)]) == 1
+    assert "DIFFERENT: m2-heuristic" in capsys.readouterr().out

@@ -7,6 +7,7 @@ games per preset and mode. Hypothesis profiles live in conftest.py (``ci`` for C
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -173,6 +174,53 @@ def test_view_never_depends_on_hidden_cards(
                     assert rules.mode == "elimination" and not g.alive[s]
             data_json = v.to_json()
             assert "hands" not in data_json and "draw" not in data_json
+        if g.is_over:
+            break
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
+
+
+def _by_name(g: Game, seat: int) -> dict[str, Any]:
+    """Seat ``seat``'s view of ``g``, field by field by name (view_of builds it by
+    position, for speed: this pins every field to its meaning)."""
+    elim = g.rules.scoring.bust_eliminates
+    w = g.winner
+    return {
+        "rules": g.rules, "names": tuple(g.names), "hand_sizes": tuple(len(h) for h in g.hands),
+        "total": g.total, "direction": g.direction, "to_move": g.to_move,
+        "owes_two": g.owes_two, "plays_left": g.plays_left, "played_99": g.played_99,
+        "discard": tuple(g.discard), "draw_pile": len(g.draw_pile),
+        "laid_down": tuple(
+            tuple(h) if elim and not g.alive[s] else () for s, h in enumerate(g.hands)
+        ),
+        "alive": tuple(g.alive), "active": tuple(g.active), "out": tuple(g.out),
+        "round_out": tuple(g.round_out),
+        "tokens": None if g.tokens is None else tuple(g.tokens),
+        "scores": None if g.scores is None else tuple(g.scores),
+        "round": g.round, "winner": tuple(w) if isinstance(w, list) else w,
+        "pending_draw": g.pending_draw, "reshuffles": g.reshuffles,
+        "seat": seat, "hand": tuple(g.hands[seat]), "legal": g.legal_actions(seat),
+        "bust_mode": g.must_bust_play and seat == g.to_move,
+    }  # fmt: skip
+
+
+@given(config=config_st, data=st.data())
+def test_view_fields_hold_what_their_names_say(
+    config: tuple[str, dict[str, Any]], data: st.DataObject
+) -> None:
+    """R-SET-1, R-END-1: every field of every seat's view, at every step of random games,
+    is the game's public fact of that name (or the seat's own hand and moves)."""
+    preset, options = config
+    rules = make_rules(preset, options)
+    players = data.draw(st.integers(rules.min_players, rules.max_players), label="players")
+    g = Game(rules, players, seed=data.draw(st.integers(0, 2**32), label="seed"), events=False)
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="policy"))
+    while True:
+        for seat in range(players):
+            v = view_of(g, seat)
+            want = _by_name(g, seat)
+            assert {f: getattr(v, f) for f in want} == want
+            assert len(dataclasses.fields(v)) == len(want)
         if g.is_over:
             break
         legal = g.legal_actions()

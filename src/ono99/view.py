@@ -117,49 +117,57 @@ class PlayerView(PublicView):
         return out
 
 
-def _public_fields(game: Game) -> dict[str, Any]:
-    elim = game.rules.scoring.bust_eliminates  # R-END-1: a busted hand lies face up
-    laid = tuple(tuple(h) if (elim and not game.alive[s]) else () for s, h in enumerate(game.hands))
+def _public_fields(game: Game) -> tuple[Any, ...]:
+    """The :class:`PublicView` fields of ``game``, in field order (positional: views are
+    built at every decision of every player in the search bots' rollouts)."""
+    n = game.n
+    alive = game.alive
+    if game.rules.scoring.bust_eliminates and not all(alive):  # R-END-1: face up
+        laid = tuple(tuple(h) if not alive[s] else () for s, h in enumerate(game.hands))
+    else:
+        laid = ((),) * n
     w = game.winner
-    return {
-        "rules": game.rules,
-        "names": tuple(game.names),
-        "hand_sizes": tuple(len(h) for h in game.hands),
-        "total": game.total,
-        "direction": game.direction,
-        "to_move": game.to_move,
-        "owes_two": game.owes_two,
-        "plays_left": game.plays_left,
-        "played_99": game.played_99,
-        "discard": tuple(game.discard),
-        "draw_pile": len(game.draw_pile),
-        "laid_down": laid,
-        "alive": tuple(game.alive),
-        "active": tuple(game.active),
-        "out": tuple(game.out),
-        "round_out": tuple(game.round_out),
-        "tokens": None if game.tokens is None else tuple(game.tokens),
-        "scores": None if game.scores is None else tuple(game.scores),
-        "round": game.round,
-        "winner": tuple(w) if isinstance(w, list) else w,
-        "pending_draw": game.pending_draw,
-        "reshuffles": game.reshuffles,
-    }
+    tokens = game.tokens
+    scores = game.scores
+    return (
+        game.rules,
+        tuple(game.names),
+        tuple([len(h) for h in game.hands]),
+        game.total,
+        game.direction,
+        game.to_move,
+        game.owes_two,
+        game.plays_left,
+        game.played_99,
+        tuple(game.discard),
+        len(game.draw_pile),
+        laid,
+        tuple(alive),
+        tuple(game.active),
+        tuple(game.out),
+        tuple(game.round_out),
+        None if tokens is None else tuple(tokens),
+        None if scores is None else tuple(scores),
+        game.round,
+        tuple(w) if isinstance(w, list) else w,
+        game.pending_draw,
+        game.reshuffles,
+    )
 
 
 def public_view(game: Game) -> PublicView:
     """What everyone may know of ``game`` (a spectator's view)."""
-    return PublicView(**_public_fields(game))
+    return PublicView(*_public_fields(game))
 
 
 def view_of(game: Game, seat: int) -> PlayerView:
     """Build seat ``seat``'s view of ``game``."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat!r} in a {game.n}-player game")
-    return PlayerView(
-        **_public_fields(game),
-        seat=seat,
-        hand=tuple(game.hands[seat]),
-        legal=game.legal_actions(seat),
-        bust_mode=game.must_bust_play and seat == game.to_move,
+    own = (
+        seat,
+        tuple(game.hands[seat]),
+        game.legal_actions(seat),
+        game.must_bust_play and seat == game.to_move,
     )
+    return PlayerView(*(_public_fields(game) + own))

@@ -6,10 +6,11 @@ These helpers read only a :class:`~ono99.view.PlayerView` and the :class:`Rules`
 
 from __future__ import annotations
 
+import heapq
 import random
 
 from ono99.cards import DRAW, FOUR_99, Card
-from ono99.determinize import sample_world, unseen_cards
+from ono99.determinize import sample_world
 from ono99.game import CARD_POINTS, Game
 from ono99.moves import is_escape, is_safe, total_after
 from ono99.rules import Rules
@@ -64,10 +65,19 @@ def new_total(rules: Rules, card: int, total: int) -> int:
 def pool_counts(view: PlayerView) -> list[int]:
     """Copies of each card (0..15) the viewer has not seen: the deck minus its own
     hand, the discard pile and laid-down hands (card counting)."""
-    counts = [0] * 16
-    for c in unseen_cards(view):
-        counts[c] += 1
-    return counts
+    # Counted directly (the same counts as :func:`unseen_cards`, without its list): this
+    # runs at every decision of every heuristic player inside the search's rollouts.
+    counts = list(view.rules.deck)
+    for c in view.discard:
+        counts[c] -= 1
+    for c in view.hand:
+        counts[c] -= 1
+    seat = view.seat
+    for s, h in enumerate(view.laid_down):
+        if h and s != seat:  # an eliminated viewer's laid-down hand is its own hand
+            for c in h:
+                counts[c] -= 1
+    return [k if k > 0 else 0 for k in counts]
 
 
 def next_seat(active: tuple[bool, ...] | list[bool], seat: int, direction: int) -> int:
@@ -89,6 +99,9 @@ HAND_BIAS: tuple[float, ...] = (
 )  # fmt: skip
 
 
+_INV_BIAS = tuple(1.0 / b for b in HAND_BIAS)
+
+
 def weighted_hand(pool: list[int], k: int, rng: random.Random) -> list[int]:
     """Draw ``k`` cards from ``pool`` (removed from it) with :data:`HAND_BIAS` odds
     (Efraimidis–Spirakis weighted sampling without replacement)."""
@@ -99,8 +112,9 @@ def weighted_hand(pool: list[int], k: int, rng: random.Random) -> list[int]:
         pool.clear()
         return out
     rnd = rng.random
-    keyed = sorted(((rnd() ** (1.0 / HAND_BIAS[c]), i) for i, c in enumerate(pool)), reverse=True)
-    take = sorted((i for _, i in keyed[:k]), reverse=True)
+    inv = _INV_BIAS
+    keyed = heapq.nlargest(k, [(rnd() ** inv[c], i) for i, c in enumerate(pool)])
+    take = sorted((i for _, i in keyed), reverse=True)
     out = [pool[i] for i in take]
     for i in take:
         del pool[i]

@@ -34,7 +34,6 @@ from ono99.bots.common import (
     P2,
     REV,
     forced_move,
-    is_escape,
     is_safe,
     new_total,
     next_seat,
@@ -56,58 +55,86 @@ DRIFT = 5
 
 
 class _Ctx:
-    __slots__ = ("rules", "view", "pool", "weights", "n_pool", "rng", "samples")
+    """What the bot works out once per decision. The answers that do not draw random
+    numbers are kept per total (the same total comes up for several cards), and the
+    random numbers are seeded from the position only when first needed: the heuristic
+    also plays every seat of the search's rollouts, so this is the search's hot path."""
+
+    __slots__ = (
+        "rules", "view", "pool", "weights", "n_pool", "_rng", "_unseeded", "samples",
+        "kinds", "n_active", "_unsafe", "_n_safe",
+    )  # fmt: skip
 
     def __init__(self, view: PlayerView, rng: random.Random, samples: int) -> None:
         self.rules = view.rules
         self.view = view
-        self.pool = pool_counts(view)
-        self.weights = [k * HAND_BIAS[c] for c, k in enumerate(self.pool)]
-        self.n_pool = sum(self.pool)
-        self.rng = rng
+        self.pool = pool = pool_counts(view)
+        self.weights = weights = [k * b for k, b in zip(pool, HAND_BIAS, strict=True)]
+        #: (card, weight) of every card kind left unseen, in card order
+        self.kinds = [(c, w) for c, w in enumerate(weights) if w]
+        self.n_pool = sum(pool)
+        self._rng = rng
+        #: seed ``rng`` from the position before its first use (HeuristicBot.act)
+        self._unseeded = False
         self.samples = samples
+        self.n_active = sum(view.active)
+        self._unsafe: dict[int, float] = {}
+        self._n_safe: dict[tuple[int, bool, bool], int] = {}
+
+    @property
+    def rng(self) -> random.Random:
+        if self._unseeded:
+            self._unseeded = False
+            self._rng.seed(_position_key(self.view))
+        return self._rng
 
     def p_unsafe_weighted(self, total: int) -> float:
         """Chance that one card of an opponent's hand is not safe at ``total``, with the
         belief that hands hold more escape cards than the draw pile (HAND_BIAS)."""
+        got = self._unsafe.get(total)
+        if got is not None:
+            return got
         r = self.rules
+        # is_safe(r, c, total, False, False), written out: this runs for every card of
+        # every heuristic decision in the rollouts (the sums keep the card order)
+        room = r.limit - total
+        safe_99 = r.ninety_nine_sets or (r.zero_ending_99 and total % 10 == 0)
         good = bad = 0.0
-        for c, k in enumerate(self.pool):
-            if k:
-                w = k * HAND_BIAS[c]
-                if is_safe(r, c, total, False, False):
-                    good += w
-                else:
-                    bad += w
-        return bad / (good + bad) if good + bad else 1.0
+        for c, w in self.kinds:
+            if (c < room) if c <= 10 else (safe_99 if c == C99 else True):
+                good += w
+            else:
+                bad += w
+        got = self._unsafe[total] = bad / (good + bad) if good + bad else 1.0
+        return got
 
     def sample_hand(self, k: int) -> tuple[list[int], int]:
         """``k`` unseen cards with :data:`HAND_BIAS` odds, and one more drawn uniformly
         from the rest. Sequential draws proportional to weight, without replacement,
         by card kind (the same distribution as :func:`~ono99.bots.common.weighted_hand`
         over the card list, at a fraction of the cost: this runs inside rollouts)."""
-        rnd = self.rng.random
+        rng = self.rng
+        rnd = rng.random
         counts = self.pool[:]
         weights = self.weights[:]
+        live = [c for c, _ in self.kinds]  # the kinds with a weight above 0, in order
         left = sum(weights)
         hand = []
         for _ in range(k):
             u = rnd() * left
-            c = 0
-            last = -1
-            for c, wc in enumerate(weights):
-                if wc > 0.0:
-                    last = c
-                    u -= wc
-                    if u < 0.0:
-                        break
-            else:
-                c = last  # float rounding ran past the end
+            c = -1
+            for c in live:
+                u -= weights[c]
+                if u < 0.0:
+                    break
+            # (a loop that runs to the end, by float rounding, takes the last kind)
             hand.append(c)
-            counts[c] -= 1
-            weights[c] = counts[c] * HAND_BIAS[c]
+            left_c = counts[c] = counts[c] - 1
+            if not left_c:
+                live.remove(c)
+            weights[c] = left_c * HAND_BIAS[c]
             left = sum(weights)
-        i = self.rng.randrange(self.n_pool - k)
+        i = rng.randrange(self.n_pool - k)
         for drawn, kc in enumerate(counts):
             if i < kc:
                 return hand, drawn
@@ -120,12 +147,16 @@ class _Ctx:
         return _p_bust(self, total, owes_two, self.view.hand_sizes[seat])
 
     def n_safe(self, total: int, first_of_two: bool, played_99: bool) -> int:
-        r = self.rules
-        return sum(
-            k
-            for c, k in enumerate(self.pool)
-            if k and is_safe(r, c, total, first_of_two, played_99)
-        )
+        key = (total, first_of_two, played_99)
+        got = self._n_safe.get(key)
+        if got is None:
+            r = self.rules
+            got = self._n_safe[key] = sum(
+                k
+                for c, k in enumerate(self.pool)
+                if k and is_safe(r, c, total, first_of_two, played_99)
+            )
+        return got
 
 
 def _survives_two(r: Rules, hand: list[int], drawn: int, total: int) -> bool:
@@ -170,10 +201,23 @@ def _safety(ctx: _Ctx, hand: list[int], total: int, others: int) -> float:
     cap = r.limit - 3
     if t_next > cap:
         t_next = max(cap, total)
-    safe_known = sum(1 for c in hand if c != C99 and is_safe(r, c, t_next, False, True))
-    if r.ninety_nine_sets:
-        safe_known += hand.count(C99)
-    escapes = sum(1 for c in hand if is_escape(r, c))
+    # is_safe(r, c, t_next, False, True) and is_escape(r, c), written out (hot path)
+    safe_known = escapes = 0
+    sets = r.ninety_nine_sets
+    room = r.limit - t_next
+    for c in hand:
+        if c <= 10:
+            if c < room:
+                safe_known += 1
+            if c == 0:
+                escapes += 1
+        elif c == C99:
+            if sets:
+                safe_known += 1
+                escapes += 1
+        else:  # -10, Reverse, Play 2, Hold
+            safe_known += 1
+            escapes += 1
     if safe_known:
         surv = 1.0
     elif ctx.n_pool:
@@ -192,7 +236,7 @@ def _score(
     rest = list(hand)
     rest.remove(card)
     t1 = new_total(r, card, total)
-    n_active = sum(view.active)
+    n_active = ctx.n_active
     played = played_99 or card == C99
     extra = W_DUMP * card if card <= 10 else 0.0
     if r.scoring.counts_hand_points:
@@ -259,8 +303,8 @@ class HeuristicBot(Bot):
         # heuristic players (or a search anchored on one) in the same position play the
         # same card, and the arena's duplicate games stay identical until a bot that is
         # not the heuristic chooses differently (a much sharper comparison).
-        self.rng.seed(_position_key(view))
         ctx = self.context(view)
+        ctx._unseeded = True  # seeded from the position at the first random number
         hand = list(view.hand)
         first = view.plays_left == 2
         best, best_score = legal[0], float("-inf")
