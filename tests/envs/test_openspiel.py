@@ -105,3 +105,43 @@ def test_bad_parameters_are_one_line_errors() -> None:
         with pytest.raises(ValueError) as err:
             pyspiel.load_game(spec)
         assert "\n" not in str(err.value)
+
+
+def test_preset_options_are_parameters() -> None:
+    """R-SET-6: the preset's options are game parameters; left out they are the preset's
+    defaults. A points game with the draw penalty (R-END-3, R-DRAW-1) plays to its end
+    with the engine's rules, and its returns sum to 0."""
+    plain = pyspiel.load_game("python_ono99(players=3,rules=classic1980)")
+    assert plain.rules.options["scoring"] == "tokens" and not plain.rules.draw_penalty
+    game = pyspiel.load_game(
+        "python_ono99(players=3,rules=classic1980,scoring=points,target=60,"
+        "points_mode=lowest,draw_penalty=true,zero_ending_99=true,rng_seed=5)"
+    )
+    assert game.rules.options == {
+        "scoring": "points", "target": 60, "points_mode": "lowest",
+        "zero_ending_99": True, "draw_penalty": True,
+    }  # fmt: skip
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        assert state.engine.rules is game.rules
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.engine.scores is not None and max(state.engine.scores) >= 60
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "python_ono99(rules=mattel2022,scoring=points)",
+        "python_ono99(rules=classic1980,target=60)",
+        "python_ono99(rules=classic1980,scoring=bogus)",
+        "python_ono99(rules=gamerules,zero_ending_99=true)",
+        "python_ono99(rules=classic1980,scoring=points,target=-3)",
+    ],
+)
+def test_bad_options_are_one_line_errors(spec: str) -> None:
+    """R-SET-6: an option the preset does not take, or a bad value, is refused."""
+    with pytest.raises(ValueError) as err:
+        pyspiel.load_game(spec)
+    assert "\n" not in str(err.value)

@@ -1,7 +1,9 @@
 """ONO 99 as an OpenSpiel python game: importing this module registers ``python_ono99``.
 
-Parameters: ``rules`` (a preset, default ``mattel2022``, with the preset's default
-options), ``players`` (default 2) and ``rng_seed`` (default -1). The game is
+Parameters: ``rules`` (a preset, default ``mattel2022``), ``players`` (default 2),
+``rng_seed`` (default -1) and the preset's options (R-SET-6: ``scoring``, ``target``,
+``points_mode``, ``zero_ending_99``, ``draw_penalty``; left out, or ``""``/``0``/``false``,
+they are the preset's defaults; an option the preset does not take is refused). The game is
 sequential with imperfect information and *sampled* stochastic chance: the deals,
 draws and reshuffles come from the engine's seeded shuffles inside the state (no
 chance nodes). With ``rng_seed`` >= 0 the game object draws each new initial
@@ -42,7 +44,7 @@ try:
 except ImportError as e:
     raise missing(__name__, e) from None
 
-__all__ = ["MAX_GAME_LENGTH", "Ono99Game", "Ono99State"]
+__all__ = ["MAX_GAME_LENGTH", "Ono99Game", "Ono99State", "rules_options"]
 
 #: a bound for OpenSpiel's game info: no random game of any preset has come within a
 #: tenth of it (the engine ends every game, R-END-4, but gives no hard limit)
@@ -64,16 +66,42 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"rules": "mattel2022", "players": 2, "rng_seed": -1},
+    parameter_specification={
+        "rules": "mattel2022",
+        "players": 2,
+        "rng_seed": -1,
+        # the preset's options (R-SET-6); "" and 0 mean the preset's default
+        "scoring": "",
+        "target": 0,
+        "points_mode": "",
+        "zero_ending_99": False,
+        "draw_penalty": False,
+    },
 )
 
 
+def rules_options(params: dict[str, Any]) -> dict[str, Any]:
+    """The preset options among OpenSpiel ``params``: those set to something other than
+    the "preset's default" of the parameter specification (``""``, ``0``, ``False``)."""
+    options: dict[str, Any] = {}
+    for name in ("scoring", "points_mode"):
+        if params.get(name, ""):
+            options[name] = str(params[name])
+    if params.get("target", 0):
+        options["target"] = int(params["target"])
+    for name in ("zero_ending_99", "draw_penalty"):
+        if params.get(name, False):
+            options[name] = True
+    return options
+
+
 class Ono99Game(pyspiel.Game):  # type: ignore[misc]
-    """The game ``python_ono99(rules=…,players=…,rng_seed=…)``."""
+    """The game ``python_ono99(rules=…,players=…,rng_seed=…)``, with the preset's options
+    as further parameters (``scoring=points,target=60,draw_penalty=true``...)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        rules = make_rules(str(params.get("rules", "mattel2022")))
+        rules = make_rules(str(params.get("rules", "mattel2022")), rules_options(params))
         players = int(params.get("players", 2))
         Game(rules, players, seed=0, events=False)  # checks players (R-SET-5)
         info = pyspiel.GameInfo(
