@@ -22,6 +22,12 @@ Usage::
     python3 benchmarks/strength_table.py              # summary, then one line per row
     python3 benchmarks/strength_table.py --summary    # the README table only
     python3 benchmarks/strength_table.py --parts DIR --games N   # a tiny run (the test)
+    python3 benchmarks/strength_table.py --write      # put both tables into the documents
+
+``--write`` replaces the summary table in README.md and docs/strength.md, and the
+table of every row in docs/strength.md, with what the part files give (the prose around
+them is written by hand; ``tests/test_strength_table.py`` checks that the tables match
+the committed parts).
 """
 
 from __future__ import annotations
@@ -291,15 +297,64 @@ def details(rows: list[Row]) -> list[str]:
     return lines
 
 
+ROOT = HERE.parent
+#: the first line of each table, and the documents that hold it
+TABLES = {
+    "| setting | greedy > random |": ("README.md", "docs/strength.md"),
+    "| row | setting | parts |": ("docs/strength.md",),
+}
+
+
+def replace_table(text: str, head: str, lines: list[str]) -> str:
+    """``text`` with the Markdown table whose first line starts with ``head`` replaced by
+    ``lines`` (ValueError when the document has no such table)."""
+    doc = text.split("\n")
+    starts = [i for i, line in enumerate(doc) if line.startswith(head)]
+    if len(starts) != 1:
+        raise ValueError(f"expected one table starting {head!r}, found {len(starts)}")
+    i = end = starts[0]
+    while end < len(doc) and doc[end].startswith("|"):
+        end += 1
+    return "\n".join(doc[:i] + lines + doc[end:])
+
+
+def write_docs(rows: list[Row], root: Path = ROOT) -> list[str]:
+    """Put the tables into the documents; the names of the files that changed."""
+    made = {
+        "| setting | greedy > random |": summary(rows),
+        "| row | setting | parts |": details(rows),
+    }
+    changed: dict[str, str] = {}
+    for head, names in TABLES.items():
+        for name in names:
+            text = changed.get(name) or (root / name).read_text(encoding="utf-8")
+            changed[name] = replace_table(text, head, made[head])
+    out = []
+    for name, text in changed.items():
+        if (root / name).read_text(encoding="utf-8") != text:
+            (root / name).write_text(text, encoding="utf-8")
+            out.append(name)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--parts", type=Path, default=PARTS, help="where the part files are")
     ap.add_argument("--games", type=int, help="games per part of a tiny run (the test)")
     ap.add_argument("--summary", action="store_true", help="the README table only")
     ap.add_argument("--json", action="store_true", help="every row's edges as JSON")
+    ap.add_argument(
+        "--write", action="store_true", help="put the tables into README.md and docs/strength.md"
+    )
     args = ap.parse_args(argv)
     rows = plan()
     load(rows, args.parts, args.games)
+    if args.write:
+        changed = write_docs(rows)
+        print(
+            "updated: " + (", ".join(changed) if changed else "nothing (the tables were current)")
+        )
+        return 0
     if args.json:
         out = [
             {

@@ -153,21 +153,32 @@ def test_plain_ismcts_is_the_configuration_measured_for_the_rules() -> None:
     )
 
 
-def test_expert_plays_the_heuristic_in_elimination_games_of_four_or_more() -> None:
-    """``expert`` is plain ``ismcts`` except in elimination games (R-END-1) of 4 or more
+def test_expert_plays_the_heuristic_in_elimination_games_of_five_or_more() -> None:
+    """``expert`` is plain ``ismcts`` except in elimination games (R-END-1) of 5 or more
     players, where it plays the heuristic's card (docs/strength.md, "Where search
-    helps"); with 2 players it still searches."""
+    helps"); with 2 and 4 players it searches."""
     from ono99.bots.levels import EXPERT_HEURISTIC_FROM, ExpertBot
 
-    assert EXPERT_HEURISTIC_FROM == 4 and isinstance(make_bot("expert"), ExpertBot)
-    for players, seed in ((4, 9), (5, 10)):
-        expert = ["expert", "greedy", "expert", "greedy", "greedy"][:players]
+    assert EXPERT_HEURISTIC_FROM == 5 and isinstance(make_bot("expert"), ExpertBot)
+    for players, seed in ((5, 10), (6, 11)):
+        expert = ["expert", "greedy", "expert", "greedy", "greedy", "greedy"][:players]
         heuristic = [("heuristic" if b == "expert" else b) for b in expert]
         assert _moves(expert, "mattel2022", players, seed, 400) == _moves(
             heuristic, "mattel2022", players, seed, 400
         )
     assert _moves(["expert", "heuristic"], "mattel2022", 2, 5, 60) == _moves(
         ["ismcts", "heuristic"], "mattel2022", 2, 5, 60
+    )
+    four = ["expert", "heuristic", "heuristic", "heuristic"]
+    assert _moves(four, "mattel2022", 4, 9, 40) == _moves(
+        ["ismcts", *four[1:]], "mattel2022", 4, 9, 40
+    )
+    # and the search does choose differently from the heuristic there (else the line
+    # above could not tell the levels apart)
+    assert any(
+        _moves(four, "mattel2022", 4, s, 80)
+        != _moves(["heuristic", *four[1:]], "mattel2022", 4, s, 80)
+        for s in range(9, 14)
     )
 
 
