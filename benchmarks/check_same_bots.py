@@ -25,10 +25,8 @@ import sys
 import time
 from typing import Any
 
-from ono99 import Game, make_rules
-from ono99.arena.tournament import bot_seed, game_seed, make_spec
+from ono99.arena.tournament import bot_seed, deal_game, make_spec, next_actor
 from ono99.bots import make_bot
-from ono99.cards import DRAW
 
 #: (label, bots, players, rules, options, games)
 CONFIGS: list[tuple[str, list[str], int, str, dict[str, Any], int]] = [
@@ -80,18 +78,11 @@ def digest(
     moves = 0
     for index in range(spec.games):
         seating = spec.seating(index)
-        g = Game(
-            make_rules(spec.rules, spec.options),
-            [spec.names[e] for e in seating],
-            seed=game_seed(spec, index),
-            events=False,
-        )
+        g = deal_game(spec, index)  # as the arena plays it (play_game), keeping the moves
         seats = [
             make_bot(spec.bots[e], bot_seed(spec.seed, index, s)) for s, e in enumerate(seating)
         ]
-        while acting := g.acting():
-            seat = next((s for s, acts in acting.items() if acts == (DRAW,)), g.to_move)
-            assert seat is not None
+        while (seat := next_actor(g)) is not None:
             g.apply(seats[seat].act(g.view(seat)))
         h.update(bytes(g.moves))
         h.update(b"|")

@@ -41,7 +41,7 @@ from multiprocessing import Pool
 from ono99 import Game
 from ono99.arena import wilson
 from ono99.arena.backends import chunks
-from ono99.arena.tournament import ArenaSpec, GameResult, bot_seed, game_seed, tally
+from ono99.arena.tournament import ArenaSpec, GameResult, bot_seed, deal_game, next_actor, tally
 from ono99.bots import make_bot
 from ono99.bots.heuristic import HeuristicBot
 from ono99.bots.ismcts import _rewards, _round_start, rollout_choice
@@ -86,24 +86,16 @@ def choose(g: Game, me: int, knows: str, rollouts: int, rng: random.Random) -> i
     return max(legal, key=lambda a: wins[a])
 
 
-def _mover(g: Game) -> int:
-    """Who acts now: a pending draw first (bots draw at once, R-DRAW-1), as in the arena."""
-    acting = g.acting()
-    seat = next((s for s, acts in acting.items() if acts == (DRAW,)), g.to_move)
-    assert seat is not None
-    return seat
-
-
 def playout(g: Game, me: int, policy: HeuristicBot) -> float:
     """The heuristic in every seat from ``g`` (a copy) to the end of the game (elimination)
     or of the round; ``me``'s reward as ``ismcts`` scores it."""
     start_round = g.round
     elimination = g.rules.scoring.bust_eliminates
     before = _round_start(g)
-    while g.to_move is not None and (elimination or g.round == start_round):
+    # who acts, as in the arena (None: the game is over)
+    while (p := next_actor(g)) is not None and (elimination or g.round == start_round):
         if elimination and not g.alive[me]:
             break
-        p = _mover(g)
         legal = g.legal_actions(p)
         g.apply(legal[0] if len(legal) == 1 else policy.act(g.view(p)))
     return _rewards(g, *before)[me]
@@ -129,18 +121,12 @@ def play_bound_game(args: tuple[ArenaSpec, int]) -> GameResult:
     """Game ``index`` of the bound's tournament: entry 0 omniscient, entry 1 heuristic."""
     spec, index = args
     seating = spec.seating(index)
-    g = Game(
-        make_rules(spec.rules, spec.options),
-        [spec.names[e] for e in seating],
-        seed=game_seed(spec, index),
-        events=False,
-    )
+    g = deal_game(spec, index)
     policy = HeuristicBot(0)
     bots = [make_bot("heuristic", bot_seed(spec.seed, index, s)) for s in range(spec.players)]
     times: dict[int, list[float]] = {e: [] for e in set(seating)}
     decisions = 0
-    while g.to_move is not None:
-        seat = _mover(g)
+    while (seat := next_actor(g)) is not None:
         t0 = time.perf_counter()
         mine = seating[seat] == 0
         action = omniscient(g, seat, policy) if mine else bots[seat].act(g.view(seat))

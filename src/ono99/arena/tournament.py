@@ -40,6 +40,8 @@ __all__ = [
     "wilson",
     "bot_seed",
     "game_seed",
+    "deal_game",
+    "next_actor",
 ]
 
 
@@ -176,23 +178,36 @@ def _places(g: Game) -> tuple[int, ...]:
     return tuple(order.index(key[s]) + 1 for s in range(n))
 
 
-def play_game(spec: ArenaSpec, index: int, timed: bool = True) -> GameResult:
-    """Play game ``index`` of the tournament; each bot sees only its own view."""
-    seating = spec.seating(index)
-    g = Game(
+def deal_game(spec: ArenaSpec, index: int) -> Game:
+    """The engine game of game ``index``: its seating's names and its block's deal."""
+    return Game(
         make_rules(spec.rules, spec.options),
-        [spec.names[e] for e in seating],
+        [spec.names[e] for e in spec.seating(index)],
         seed=game_seed(spec, index),
         events=False,
     )
+
+
+def next_actor(g: Game) -> int | None:
+    """Who acts now in a game between bots (None: the game is over). Bots draw at once
+    (R-DRAW-1): a pending draw wins its race with the next play."""
+    acting = g.acting()
+    if not acting:
+        return None
+    seat = next((s for s, acts in acting.items() if acts == (DRAW,)), g.to_move)
+    assert seat is not None
+    return seat
+
+
+def play_game(spec: ArenaSpec, index: int, timed: bool = True) -> GameResult:
+    """Play game ``index`` of the tournament; each bot sees only its own view."""
+    seating = spec.seating(index)
+    g = deal_game(spec, index)
     bots = [make_bot(spec.bots[e], bot_seed(spec.seed, index, s)) for s, e in enumerate(seating)]
     times: dict[int, list[float]] = {e: [] for e in set(seating)}
     clock = time.perf_counter
     decisions = 0
-    while acting := g.acting():
-        # Bots draw at once (R-DRAW-1): a pending draw wins its race with the next play.
-        seat = next((s for s, acts in acting.items() if acts == (DRAW,)), g.to_move)
-        assert seat is not None
+    while (seat := next_actor(g)) is not None:
         view = g.view(seat)
         t0 = clock()
         action = bots[seat].act(view)
