@@ -6,7 +6,7 @@ level    bot                                           per decision
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
 hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
-expert   plain ``ismcts``: heuristic rollouts to the   up to about 0.6 s (p99)
+expert   plain ``ismcts``: heuristic rollouts to the   up to about 0.7 s (p99)
          end of the game (mattel2022) or of the
          round (tokens) on worlds read from the
          others' plays (120 worlds); as hard with
@@ -72,7 +72,7 @@ class ExpertBot(PresetISMCTS):
     """The ``expert`` level: plain ``ismcts`` (:class:`PresetISMCTS`), except in
     elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players, where it plays the
     heuristic's card at once. The search beats the heuristic with 4 players (the fixed
-    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.6 s a move (p99, CPU);
+    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.65 s a move (p99, CPU);
     with 5 and 6 players no run has measured it, and its rollouts to the end of the
     game grow with the table, so there the level keeps the heuristic."""
 
