@@ -13,25 +13,31 @@ import random
 from ono99.game import Game
 from ono99.view import PlayerView
 
-__all__ = ["unseen_cards", "sample_world"]
+__all__ = ["unseen_cards", "unseen_counts", "sample_world"]
+
+
+def unseen_counts(view: PlayerView) -> list[int]:
+    """Copies of each card (index = card int) the viewer cannot see: the deck minus its
+    own hand, the discard pile and the hands laid face up. (Counted directly: the bots
+    count cards at every decision of every player in the search's rollouts.)"""
+    counts = list(view.rules.deck)
+    for c in view.discard:
+        counts[c] -= 1
+    for c in view.hand:
+        counts[c] -= 1
+    seat = view.seat
+    for s, h in enumerate(view.laid_down):
+        if h and s != seat:  # an eliminated viewer's laid-down hand is its own hand
+            for c in h:
+                counts[c] -= 1
+    return [k if k > 0 else 0 for k in counts]
 
 
 def unseen_cards(view: PlayerView) -> list[int]:
     """The cards the viewer cannot see, as a list (card ints, one per copy)."""
-    counts = list(view.rules.deck)
-    for c in view.hand:
-        counts[c] -= 1
-    for c in view.discard:
-        counts[c] -= 1
-    for s, h in enumerate(view.laid_down):
-        if s == view.seat:
-            continue  # an eliminated viewer's laid-down hand is its own hand, counted above
-        for c in h:
-            counts[c] -= 1
     out: list[int] = []
-    for card, k in enumerate(counts):
-        if k > 0:
-            out.extend([card] * k)
+    for card, k in enumerate(unseen_counts(view)):
+        out.extend([card] * k)
     return out
 
 

@@ -10,7 +10,7 @@ import heapq
 import random
 
 from ono99.cards import DRAW, FOUR_99, Card
-from ono99.determinize import sample_world
+from ono99.determinize import sample_world, unseen_counts
 from ono99.game import CARD_POINTS, Game
 from ono99.moves import is_escape, is_safe, total_after
 from ono99.rules import Rules
@@ -65,19 +65,7 @@ def new_total(rules: Rules, card: int, total: int) -> int:
 def pool_counts(view: PlayerView) -> list[int]:
     """Copies of each card (0..15) the viewer has not seen: the deck minus its own
     hand, the discard pile and laid-down hands (card counting)."""
-    # Counted directly (the same counts as :func:`unseen_cards`, without its list): this
-    # runs at every decision of every heuristic player inside the search's rollouts.
-    counts = list(view.rules.deck)
-    for c in view.discard:
-        counts[c] -= 1
-    for c in view.hand:
-        counts[c] -= 1
-    seat = view.seat
-    for s, h in enumerate(view.laid_down):
-        if h and s != seat:  # an eliminated viewer's laid-down hand is its own hand
-            for c in h:
-                counts[c] -= 1
-    return [k if k > 0 else 0 for k in counts]
+    return unseen_counts(view)
 
 
 def next_seat(active: tuple[bool, ...] | list[bool], seat: int, direction: int) -> int:
