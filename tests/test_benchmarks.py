@@ -79,6 +79,24 @@ def test_vs_rlcard_runs(capsys: pytest.CaptureFixture[str]) -> None:
         assert len(steps) == 2 and all(s > 0 for s in steps)
 
 
+def test_engines_compares_both_engines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """benchmarks/engines.py: a row per setting with both engines' steps/s and the ratio."""
+    engines = _script("engines")
+    saved = tmp_path / "engines.json"
+    assert (
+        engines.main(["--seconds", "0.05", "--reps", "2", "--only", "2", "--save", str(saved)]) == 0
+    )
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert json.loads(saved.read_text()) == result
+    (row,) = result["rows"]
+    assert row["setting"].startswith("classic1980 tokens") and "| **" in out
+    assert len(row["runs"]["fast"]) == len(row["runs"]["reference"]) == 2
+    assert (
+        row["fast"] > 0 and row["reference"] > 0 and row["ratio"] == row["fast"] / row["reference"]
+    )
+
+
 def test_vs_rlcard_without_rlcard(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -22,7 +22,7 @@ RULE_ID = re.compile(r"R-[A-Z0-9]+-[0-9]+")
 def _test_docstrings() -> dict[str, set[str]]:
     """Rule IDs named in the docstring of each test function, by test name."""
     found: dict[str, set[str]] = {}
-    for path in sorted(TESTS.glob("test_*.py")):
+    for path in sorted(TESTS.rglob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(

@@ -28,7 +28,7 @@ from ono99.rules import Rules, deck_list, make_rules
 from ono99.scoring import CARD_POINTS, Points, hand_points
 from ono99.view import PlayerView, PublicView, public_view, view_of
 
-__all__ = ["Game", "Deal", "hand_points", "new_seed", "CARD_POINTS"]
+__all__ = ["Game", "Deal", "hand_points", "new_seed", "CARD_POINTS", "illegal_action_error"]
 
 #: bits of a seed the user did not choose: far too many to search from what a player sees
 SEED_BITS = 128
@@ -749,17 +749,37 @@ class Game:
 
     def _why_illegal(self, action: int) -> IllegalAction:
         """The error to raise, naming the rule, for ``action`` not being legal now."""
-        r = self.rules
         p = self._to_move
-        why = why_illegal(
-            r, action, hand=self.hands[p], total=self.total, plays_left=self.plays_left,
-            played_99=self.played_99, bust_mode=self._bust_mode,
+        return illegal_action_error(
+            self.rules, action, name=self.names[p], seat=p, hand=self.hands[p],
+            total=self.total, plays_left=self.plays_left, played_99=self.played_99,
+            bust_mode=self._bust_mode,
         )  # fmt: skip
-        params = {
-            "preset": r.preset, "name": self.names[p], "seat": p,
-            "card": repr(action_code(action)), "total": self.total, "new_total": why.new_total,
-        }  # fmt: skip
-        return IllegalAction(_ILLEGAL[why.kind], why.rule, **params)
+
+
+def illegal_action_error(
+    rules: Rules,
+    action: int,
+    *,
+    name: str,
+    seat: int,
+    hand: Sequence[int],
+    total: int,
+    plays_left: int,
+    played_99: bool,
+    bust_mode: bool,
+) -> IllegalAction:
+    """The error, naming the rule, for the player to move (``name`` in ``seat``) whose
+    ``action`` is not legal now: one wording for both engines (:mod:`ono99.fast`)."""
+    why = why_illegal(
+        rules, action, hand=hand, total=total, plays_left=plays_left, played_99=played_99,
+        bust_mode=bust_mode,
+    )  # fmt: skip
+    params = {
+        "preset": rules.preset, "name": name, "seat": seat,
+        "card": repr(action_code(action)), "total": total, "new_total": why.new_total,
+    }  # fmt: skip
+    return IllegalAction(_ILLEGAL[why.kind], why.rule, **params)
 
 
 #: The engine's words for each kind of :class:`~ono99.moves.Why` (English templates,

@@ -58,7 +58,8 @@ def analyze(
         ),
     ] = None,
     engine: Annotated[
-        str, typer.Option("--engine", help=_("reference (fast: not built yet)."))
+        str,
+        typer.Option("--engine", help=_("reference only: bots play on the reference engine.")),
     ] = "reference",
     backend: Annotated[
         str, typer.Option("--backend", help=_("local (processes) or ray."))
@@ -69,7 +70,7 @@ def analyze(
     as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
 ) -> None:
     """Rules analysis: play many games and write report.html with the raw data."""
-    check_engine(engine)
+    check_engine(engine, fast=False)
     if backend not in ("local", "ray"):
         raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
     if workers is not None and workers < 1:

@@ -24,7 +24,10 @@ def bench(
         float, typer.Option("--seconds", help=_("How long to run."), min=0.01)
     ] = 5.0,
     engine: Annotated[
-        str, typer.Option("--engine", help=_("reference (fast: not built yet)."))
+        str,
+        typer.Option(
+            "--engine", help=_("reference, or fast (compiled: pip install 'ono99[fast]').")
+        ),
     ] = "reference",
     option: Annotated[
         list[str] | None, typer.Option("--option", help=_("Rule option key=value."))
@@ -39,7 +42,12 @@ def bench(
             _("--seconds must be a finite number of seconds, not {value}").format(value=seconds)
         )
     check_seed_option(seed)
-    result = run_bench(rules, players, seconds, parse_options(option), seed)
+    if engine == "fast":
+        from ono99.fast.bench import run_bench_fast
+
+        result = run_bench_fast(rules, players, seconds, parse_options(option), seed)
+    else:
+        result = run_bench(rules, players, seconds, parse_options(option), seed)
     if as_json:
         print(json.dumps(result))
     else:

@@ -34,9 +34,10 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
     return out
 
 
-def check_engine(engine: str) -> None:
-    """``--engine``: ``reference`` passes; ``fast`` (not built yet) or any other name
-    is the one-line error, exit status 2, of every subcommand that takes it."""
+def check_engine(engine: str, *, fast: bool = True) -> None:
+    """``--engine``: ``reference``, or ``fast`` (:mod:`ono99.fast`) where the subcommand
+    runs on it (``fast``) and Numba is installed; anything else is the one-line error,
+    exit status 2, of every subcommand that takes it."""
     from ono99.cli import fail
     from ono99.i18n import _
 
@@ -45,4 +46,14 @@ def check_engine(engine: str) -> None:
             _("--engine must be reference or fast, not {engine}").format(engine=repr(engine))
         )
     if engine == "fast":
-        raise fail(_("the fast engine is not part of this build yet; use --engine reference"))
+        if not fast:
+            raise fail(
+                _(
+                    "this command plays bots, which run on the reference engine only;"
+                    " use --engine reference"
+                )
+            )
+        try:
+            import ono99.fast  # noqa: F401
+        except ImportError as e:
+            raise fail(str(e)) from None

@@ -69,7 +69,11 @@ def replay(
         bool, typer.Option("--json", help=_("Print the final state as JSON."))
     ] = False,
     engine: Annotated[
-        str, typer.Option("--engine", help=_("reference (fast: not built yet)."))
+        str,
+        typer.Option(
+            "--engine",
+            help=_("reference, or fast (compiled: pip install 'ono99[fast]')."),
+        ),
     ] = "reference",
     lang: Annotated[
         str | None, typer.Option("--lang", help=_("Language of the narration."))
@@ -83,14 +87,21 @@ def replay(
     if tracked is not None:  # a table companion's game (docs/companion.md)
         from ono99.cli.replay_tracking import replay_tracking
 
+        if engine == "fast":
+            raise fail(_("a table companion's record replays on the reference engine only"))
         raise typer.Exit(replay_tracking(tracked, as_json))
     try:
         rec: ParsedRecord = load_record(text)
+        if engine == "fast" and as_json:
+            raise typer.Exit(_replay_fast_json(rec))
         game = rec.new_game(events=not as_json)
     except (RecordError, RulesError) as e:
         if as_json:
             print(json.dumps({"error": str(e), "move": None}))  # English, as in the contract
         raise fail(translate_error(e)) from None
+    # --engine fast without --json: the fast engine keeps no announcement log, so the
+    # reference tells the game and the fast engine's outcome must match it (below).
+    fast = _fast_outcome(rec) if engine == "fast" else None
     printed = 0
     you = you_seat(game.names)  # the human of a terminal game: told as "You play 7"
 
@@ -123,8 +134,51 @@ def replay(
                 print(json.dumps({"error": str(error), "move": index}))
             else:
                 tell()
+                _check_fast(fast, {"error": str(error), "move": index})
             raise fail(translate_error(error)) from None
     if as_json:
         print(json.dumps(state_json(game)))
     else:
         tell()
+        _check_fast(fast, state_json(game))
+
+
+def _fast_outcome(rec: ParsedRecord) -> dict[str, Any]:
+    """The record replayed on the fast engine: its final state, or ``{"error", "move"}``
+    as ``--json`` prints them."""
+    from ono99.fast import FastGame
+
+    game = FastGame(
+        rec.rules, rec.players, options=rec.options, seed=rec.seed, dealer=rec.dealer,
+        deals=rec.deals,
+    )  # fmt: skip
+    for i, move in enumerate(rec.moves):
+        try:
+            game.apply(parse_action(move))
+        except (IllegalAction, RecordError) as e:
+            if isinstance(e, RecordError) and _is_move_code(move):
+                return {"error": str(e), "move": None, "_error": e}
+            error = ReplayError(
+                N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
+            )
+            return {"error": str(error), "move": i, "_error": error}
+    return game.state_json()
+
+
+def _replay_fast_json(rec: ParsedRecord) -> int:
+    """``--json --engine fast``: print the fast engine's outcome; the exit status."""
+    outcome = _fast_outcome(rec)
+    error = outcome.pop("_error", None)
+    print(json.dumps(outcome))
+    if error is None:
+        return 0
+    raise fail(translate_error(error))
+
+
+def _check_fast(fast: dict[str, Any] | None, told: dict[str, Any]) -> None:
+    """The fast engine must end where the reference's narration ended."""
+    if fast is None:
+        return
+    fast.pop("_error", None)
+    if fast != told:
+        raise fail(_("the fast engine and the reference disagree on this record"), 1)

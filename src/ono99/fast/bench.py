@@ -1,0 +1,141 @@
+"""``ono99 bench --engine fast``: random legal play with the whole loop compiled.
+
+It plays the very games the reference bench plays (:func:`ono99.bench.run_bench`):
+game ``g`` is dealt from seed ``seed + g``, and each move is
+``legal[int(rng.random() * len(legal))]`` with ``rng = random.Random(seed)``, the
+Mersenne Twister reproduced draw for draw. So for a number of games both engines
+report the same steps (``tests/fast/test_bench.py``), and only the time differs.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ono99.fast import core as k
+from ono99.fast.core import I64, U8, U32
+from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
+from ono99.fast.rng import mt_next
+from ono99.rules import make_rules
+
+__all__ = ["run_bench_fast"]
+
+
+@njit(cache=True)
+def _random(pick: U32) -> float:
+    """``random.random()``: 53 bits from two draws, as CPython makes them."""
+    a = mt_next(pick) >> 5
+    b = mt_next(pick) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _increment(digits: U8, length: int) -> int:
+    """The decimal digits in ``digits[:length]`` plus one; returns the new length."""
+    i = length - 1
+    while i >= 0:
+        if digits[i] == 57:  # '9'
+            digits[i] = 48
+            i -= 1
+        else:
+            digits[i] += 1
+            return length
+    for j in range(length, 0, -1):  # all nines: one digit more
+        digits[j] = digits[j - 1]
+    digits[0] = 49
+    return length + 1
+
+
+@njit(cache=True)
+def play_games(
+    cfg: I64,
+    n: int,
+    games: int,
+    digits: U8,
+    length: int,
+    pick: U32,
+    st: I64,
+    mt: U32,
+    buf: U8,
+    deck: I64,
+    gh: I64,
+    ghl: I64,
+    gd: I64,
+    gdl: I64,
+) -> tuple[int, int]:
+    """Play ``games`` random games, the first dealt from the seed whose decimal digits
+    are ``digits[:length]``, each next one from the seed plus one. Returns the steps
+    and the digits' new length (they now spell the next game's seed)."""
+    steps = 0
+    for _ in range(games):
+        k.new_game(st, cfg, n, n - 1, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
+        while st[k.S_TO_MOVE] >= 0:
+            count = st[k.S_N_LEGAL]
+            pending = st[k.S_PENDING]
+            extra = pending >= 0 and pending != st[k.S_TO_MOVE]
+            i = int(_random(pick) * (count + 1 if extra else count))
+            action = k.DRAW if i == count else st[k.O_LEGAL + i]
+            k.apply(st, cfg, action, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
+            steps += 1
+        length = _increment(digits, length)
+    return steps, length
+
+
+def run_bench_fast(
+    rules: str = "mattel2022",
+    players: int = 4,
+    seconds: float = 5.0,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    games: int | None = None,
+) -> dict[str, Any]:
+    """As :func:`ono99.bench.run_bench`, on the fast engine. The compiled loop runs in
+    batches of games (about a tenth of a second each) between looks at the clock."""
+    r = make_rules(rules, options)
+    cfg = rules_vector(r)
+    pick = np.array(random.Random(seed).getstate()[1], np.uint32)  # 624 words + index
+    digits = np.zeros(100, np.uint8)
+    text = str(seed).encode()
+    digits[: len(text)] = np.frombuffer(text, np.uint8)
+    length = len(text)
+    FastGame(r, players, seed=seed)  # checks the player count; compiles (or loads) the kernel
+    st = k.new_state()
+    work = Scratch()
+    args = (work.mt, work.buf, work.deck, *_NO_DEALS)
+    play_games(cfg, players, 0, digits, length, pick, st, *args)  # compile outside the clock
+    clock = time.perf_counter
+    played = steps = 0
+    batch = 16
+    start = clock()
+    while True:
+        todo = batch if games is None else min(batch, games - played)
+        s, length = play_games(cfg, players, todo, digits, length, pick, st, *args)
+        steps += s
+        played += todo
+        spent = clock() - start
+        if games is not None:
+            if played >= games:
+                break
+        elif spent >= seconds:
+            break
+        else:  # batches of about 50 ms, the last one ending near the deadline
+            per_game = spent / played
+            left = seconds - spent
+            batch = max(1, int(min(0.05, left) / per_game))
+    elapsed = clock() - start
+    return {
+        "engine": "fast",
+        "rules": r.preset,
+        "options": dict(r.options),
+        "players": players,
+        "games": played,
+        "steps": steps,
+        "seconds": round(elapsed, 4),
+        "games_per_s": round(played / elapsed, 1),
+        "steps_per_s": round(steps / elapsed, 1),
+    }

@@ -1,0 +1,389 @@
+""":class:`FastGame`: the fast engine behind the reference engine's interface.
+
+The same constructor, queries and :meth:`~FastGame.apply` as :class:`ono99.Game`, the
+same errors in the same words, and the same states: a seed, a record's deals and a
+list of moves give equal states in both engines (``tests/fast/``). What it leaves
+out: the announcement log (no ``events``), views for bots, and search worlds; the
+state is one int64 vector (:mod:`ono99.fast.core`), which :meth:`~FastGame.copy`
+copies in one step.
+
+>>> from ono99.fast import FastGame
+>>> g = FastGame("mattel2022", 3, seed=7)
+>>> g.to_move, len(g.hands[0])
+(0, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ono99.cards import DRAW, action_code, parse_action
+from ono99.errors import IllegalAction, RecordError, RulesError
+from ono99.fast import core as k
+from ono99.game import Deal, illegal_action_error, new_seed
+from ono99.i18n import N_
+from ono99.rules import Rules, make_rules
+from ono99.scoring import Points, Tokens
+
+__all__ = ["FastGame", "rules_vector", "Scratch"]
+
+_Array = np.ndarray[Any, Any]
+
+
+def rules_vector(rules: Rules) -> _Array:
+    """The kernel's rules vector (``C_*`` offsets) for a validated preset."""
+    cfg = np.zeros(k.C_LEN, np.int64)
+    cfg[k.C_LIMIT] = rules.limit
+    cfg[k.C_FLOOR0] = rules.floor_zero
+    cfg[k.C_FOUR99] = rules.four_99
+    cfg[k.C_99SETS] = rules.ninety_nine_sets
+    cfg[k.C_ZERO99] = rules.zero_ending_99
+    cfg[k.C_ANSWERS] = sum(1 << int(c) for c in rules.answers)
+    cfg[k.C_P2FIRST] = rules.play2_first_ok
+    scoring = rules.scoring
+    if isinstance(scoring, Points):
+        cfg[k.C_MODE] = k.POINTS
+        cfg[k.C_TARGET] = scoring.target
+        cfg[k.C_LOWEST] = scoring.end == "lowest"
+    elif isinstance(scoring, Tokens):
+        cfg[k.C_MODE] = k.TOKENS
+        cfg[k.C_TOKENS] = scoring.tokens
+    else:
+        cfg[k.C_MODE] = k.ELIMINATION
+    cfg[k.C_DRAWPEN] = rules.draw_penalty
+    cfg[k.C_DECK_SIZE] = rules.deck_size
+    cfg[k.C_DECK : k.C_DECK + 16] = rules.deck
+    return cfg
+
+
+class Scratch:
+    """Work arrays the kernel shuffles in: reused, never part of a state."""
+
+    __slots__ = ("mt", "buf", "deck")
+
+    def __init__(self) -> None:
+        self.mt = np.zeros(625, np.uint32)
+        self.buf = np.zeros(512, np.uint8)
+        self.deck = np.zeros(k.PILE_CAP, np.int64)
+
+
+def _given_deals(rules: Rules, n: int, deals: Sequence[Any]) -> tuple[_Array, ...]:
+    """A record's deals (validated as the reference does) as the kernel's arrays."""
+    from ono99.records import parse_deal  # records builds on the engine: import late
+
+    parsed: list[Deal] = [parse_deal(rules, n, i, d) for i, d in enumerate(deals)]
+    r = len(parsed)
+    hands = np.zeros((r, k.MAXP, 4), np.int64)
+    hlen = np.zeros((r, k.MAXP), np.int64)
+    draw = np.zeros((r, k.PILE_CAP), np.int64)
+    dlen = np.zeros(r, np.int64)
+    for i, (hs, pile) in enumerate(parsed):
+        for s, h in enumerate(hs):
+            hands[i, s, : len(h)] = h
+            hlen[i, s] = len(h)
+        draw[i, : len(pile)] = pile
+        dlen[i] = len(pile)
+    return hands, hlen, draw, dlen
+
+
+_NO_DEALS = (
+    np.zeros((0, k.MAXP, 4), np.int64),
+    np.zeros((0, k.MAXP), np.int64),
+    np.zeros((0, k.PILE_CAP), np.int64),
+    np.zeros(0, np.int64),
+)
+
+
+class FastGame:
+    """A game of ONO 99 on the fast engine: see :class:`ono99.Game` for the arguments
+    (all but ``events``: the fast engine keeps no announcement log)."""
+
+    __slots__ = ("rules", "n", "names", "seed", "dealer", "state", "_cfg", "_prefix", "_deals",
+                 "_scratch")  # fmt: skip
+
+    def __init__(
+        self,
+        rules: str | Rules = "mattel2022",
+        players: int | Sequence[str] = 2,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int | str | None = None,
+        dealer: int | None = None,
+        deals: Sequence[Any] | None = None,
+    ) -> None:
+        if isinstance(rules, Rules):
+            if options:
+                raise RulesError(N_("pass options to make_rules, not with a Rules object"))
+            self.rules = rules
+        else:
+            self.rules = make_rules(rules, options)
+        r = self.rules
+        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+            raise RulesError(
+                N_("players must be a count or a list of names, not {value}"), value=repr(players)
+            )
+        n = players if isinstance(players, int) else len(players)
+        if not r.min_players <= n <= r.max_players:
+            raise RulesError(
+                N_("{preset} is for {low} to {high} players, not {count}"),
+                rule="R-SET-5", preset=r.preset, low=r.min_players, high=r.max_players, count=n,
+            )  # fmt: skip
+        self.names = (
+            [f"Player {i + 1}" for i in range(n)]
+            if isinstance(players, int)
+            else [str(p) for p in players]
+        )
+        if seed is None:
+            seed = new_seed()
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise RecordError(
+                N_("seed must be an integer or a string, not {value}"), value=repr(seed)
+            )
+        if dealer is None:
+            dealer = n - 1
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise RecordError(
+                N_("dealer must be a seat from 0 to {last}, not {value}"),
+                last=n - 1, value=repr(dealer),
+            )  # fmt: skip
+        self.n = n
+        self.seed = seed
+        self.dealer = dealer
+        self._cfg = rules_vector(r)
+        # The reference seeds each shuffle from the string "seed:deal:round" (and
+        # "seed:reshuffle:k"): the kernel appends the rest to these bytes.
+        self._prefix = np.frombuffer(str(seed).encode("utf-8", "surrogatepass"), np.uint8).copy()
+        self._deals = _given_deals(r, n, deals) if deals else _NO_DEALS
+        self._scratch = Scratch()
+        self.state = k.new_state()
+        k.new_game(self.state, self._cfg, n, dealer, self._prefix, *self._work(), *self._deals)
+        self._check_deal_error()
+
+    def _work(self) -> tuple[_Array, _Array, _Array]:
+        s = self._scratch
+        return s.mt, s.buf, s.deck
+
+    def _check_deal_error(self) -> None:
+        st = self.state
+        if st[k.S_ERROR] == k.ERR_DEAL_SIZE:
+            want = int(st[k.S_ERROR_WANT])
+            raise RecordError(
+                N_("deal for round {round}: seat {seat} must get {want} cards, not {count}")
+                if want
+                else N_("deal for round {round}: seat {seat} must get 0 cards, not {count} (it is out of the game)"),
+                round=int(st[k.S_ROUND]), seat=int(st[k.S_ERROR_SEAT]), want=want,
+                count=int(st[k.S_ERROR_COUNT]),
+            )  # fmt: skip
+
+    # ------------------------------------------------------------------ queries
+
+    def _opt_seat(self, offset: int) -> int | None:
+        v = int(self.state[offset])
+        return None if v < 0 else v
+
+    @property
+    def to_move(self) -> int | None:
+        return self._opt_seat(k.S_TO_MOVE)
+
+    @property
+    def owes_two(self) -> int | None:
+        """R-P2-6: the seat that must play two cards, or None."""
+        return self._opt_seat(k.S_OWES)
+
+    @property
+    def pending_draw(self) -> int | None:
+        """R-DRAW-1: the seat whose draw is pending, or None."""
+        return self._opt_seat(k.S_PENDING)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.state[k.S_TO_MOVE] < 0)
+
+    @property
+    def winner(self) -> int | list[int] | None:
+        """The winning seat, the list of seats sharing a win, or None while playing."""
+        st = self.state
+        w = int(st[k.S_N_WINNERS])
+        if w == 0:
+            return None
+        seats = [int(s) for s in st[k.O_WINNERS : k.O_WINNERS + w]]
+        return seats[0] if w == 1 else seats
+
+    @property
+    def must_bust_play(self) -> bool:
+        """Points mode (R-END-3): the legal actions are unsafe cards to throw."""
+        return bool(self.state[k.S_BUST_MODE])
+
+    @property
+    def total(self) -> int:
+        return int(self.state[k.S_TOTAL])
+
+    @property
+    def direction(self) -> int:
+        return int(self.state[k.S_DIR])
+
+    @property
+    def plays_left(self) -> int:
+        return int(self.state[k.S_PLAYS_LEFT])
+
+    @property
+    def played_99(self) -> bool:
+        return bool(self.state[k.S_PLAYED99])
+
+    @property
+    def round(self) -> int:
+        return int(self.state[k.S_ROUND])
+
+    @property
+    def reshuffles(self) -> int:
+        return int(self.state[k.S_RESHUFFLES])
+
+    @property
+    def n_active(self) -> int:
+        return int(self.state[k.S_N_ACTIVE])
+
+    @property
+    def n_moves(self) -> int:
+        """How many actions were applied (the reference's ``len(moves)``)."""
+        return int(self.state[k.S_N_MOVES])
+
+    @property
+    def hands(self) -> list[list[int]]:
+        st = self.state
+        out = []
+        for s in range(self.n):
+            base = k.O_HANDS + s * k.HAND_CAP
+            out.append([int(c) for c in st[base : base + st[k.O_HAND_LEN + s]]])
+        return out
+
+    @property
+    def draw_pile(self) -> list[int]:
+        """The draw pile, top card last (as the reference's)."""
+        st = self.state
+        return [int(c) for c in st[k.O_DRAW : k.O_DRAW + st[k.S_N_DRAW]]]
+
+    @property
+    def discard(self) -> list[int]:
+        st = self.state
+        return [int(c) for c in st[k.O_DISCARD : k.O_DISCARD + st[k.S_N_DISCARD]]]
+
+    def _seats(self, offset: int, count: int) -> list[int]:
+        return [int(s) for s in self.state[offset : offset + count]]
+
+    @property
+    def alive(self) -> list[bool]:
+        return [bool(v) for v in self.state[k.O_ALIVE : k.O_ALIVE + self.n]]
+
+    @property
+    def active(self) -> list[bool]:
+        return [bool(v) for v in self.state[k.O_ACTIVE : k.O_ACTIVE + self.n]]
+
+    @property
+    def out(self) -> list[int]:
+        return self._seats(k.O_OUT, int(self.state[k.S_N_OUT]))
+
+    @property
+    def round_out(self) -> list[int]:
+        return self._seats(k.O_ROUND_OUT, int(self.state[k.S_N_ROUND_OUT]))
+
+    @property
+    def tokens(self) -> list[int] | None:
+        if self._cfg[k.C_MODE] != k.TOKENS:
+            return None
+        return self._seats(k.O_TOKENS, self.n)
+
+    @property
+    def scores(self) -> list[int] | None:
+        if self._cfg[k.C_MODE] != k.POINTS:
+            return None
+        return self._seats(k.O_SCORES, self.n)
+
+    def legal_actions(self, seat: int | None = None) -> tuple[int, ...]:
+        """As :meth:`ono99.Game.legal_actions`: sorted, a pending draw included."""
+        st = self.state
+        legal = tuple(int(a) for a in st[k.O_LEGAL : k.O_LEGAL + st[k.S_N_LEGAL]])
+        pending = int(st[k.S_PENDING])
+        to_move = int(st[k.S_TO_MOVE])
+        if seat is not None:
+            if seat == to_move:
+                return legal
+            return (DRAW,) if seat == pending else ()
+        if pending >= 0 and pending != to_move:
+            return (*legal, DRAW)
+        return legal
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: int | str) -> int:
+        """Make ``action`` (an int or a code); returns the seat that made it. An illegal
+        action raises :class:`IllegalAction` in the reference's words and changes
+        nothing; a later given deal that does not fit raises :class:`RecordError` and
+        leaves the game as it was."""
+        if type(action) is not int:
+            if isinstance(action, str):
+                action = parse_action(action)
+            elif isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalAction(N_("{action} is not an action"), action=repr(action))
+        st = self.state
+        if not 0 <= action <= DRAW:
+            raise IllegalAction(N_("{action} is not an action"), action=repr(action))
+        if st[k.S_TO_MOVE] < 0:
+            raise IllegalAction(N_("the game is over"), "R-END")
+        if not k.is_legal(st, action):
+            if action == DRAW:
+                raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
+            p = int(st[k.S_TO_MOVE])
+            raise illegal_action_error(
+                self.rules, action, name=self.names[p], seat=p, hand=self.hands[p],
+                total=self.total, plays_left=self.plays_left, played_99=self.played_99,
+                bust_mode=self.must_bust_play,
+            )  # fmt: skip
+        saved = st.copy() if st[k.S_ROUND] < len(self._deals[3]) else None
+        seat = int(k.apply(st, self._cfg, action, self._prefix, *self._work(), *self._deals))
+        if saved is not None and st[k.S_ERROR]:
+            try:
+                self._check_deal_error()
+            finally:
+                st[:] = saved
+        return seat
+
+    def copy(self) -> FastGame:
+        """An independent copy (the state vector copied; rules and deals shared)."""
+        g = FastGame.__new__(FastGame)
+        g.rules, g.n, g.names, g.seed, g.dealer = (
+            self.rules,
+            self.n,
+            self.names,
+            self.seed,
+            self.dealer,
+        )
+        g._cfg, g._prefix, g._deals = self._cfg, self._prefix, self._deals
+        g._scratch = Scratch()
+        g.state = self.state.copy()
+        return g
+
+    def state_json(self) -> dict[str, Any]:
+        """The full state as the R-REC replay JSON (as :func:`ono99.state_json`)."""
+        w = self.winner
+        return {
+            "rules": self.rules.preset,
+            "options": dict(self.rules.options),
+            "players": list(self.names),
+            "total": self.total,
+            "direction": self.direction,
+            "to_move": self.to_move,
+            "hands": [[action_code(c) for c in h] for h in self.hands],
+            "draw_pile": int(self.state[k.S_N_DRAW]),
+            "discard": [action_code(c) for c in self.discard],
+            "out": self.out,
+            "tokens": self.tokens,
+            "scores": self.scores,
+            "round": self.round,
+            "winner": w,
+            "owes_two": self.owes_two,
+            "pending_draw": self.pending_draw,
+            "moves": self.n_moves,
+        }
