@@ -97,6 +97,18 @@ def test_engines_compares_both_engines(capsys: pytest.CaptureFixture[str], tmp_p
     )
 
 
+def test_vec_env_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/vec_env.py: both simulators step, the ratio is theirs."""
+    vec = _script("vec_env")
+    args = ["--seconds", "0.05", "--reps", "2", "--batch", "8", "--rules", "classic1980"]
+    assert vec.main([*args, "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["fast_steps_per_s"] > 0 and result["reference_steps_per_s"] > 0
+    assert result["ratio"] == result["fast_steps_per_s"] / result["reference_steps_per_s"]
+    assert "| `FastVecEnv`, batch 8 |" in out
+
+
 def test_vs_rlcard_without_rlcard(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

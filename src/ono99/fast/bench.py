@@ -35,23 +35,6 @@ def _random(pick: U32) -> float:
 
 
 @njit(cache=True)
-def _increment(digits: U8, length: int) -> int:
-    """The decimal digits in ``digits[:length]`` plus one; returns the new length."""
-    i = length - 1
-    while i >= 0:
-        if digits[i] == 57:  # '9'
-            digits[i] = 48
-            i -= 1
-        else:
-            digits[i] += 1
-            return length
-    for j in range(length, 0, -1):  # all nines: one digit more
-        digits[j] = digits[j - 1]
-    digits[0] = 49
-    return length + 1
-
-
-@njit(cache=True)
 def play_games(
     cfg: I64,
     n: int,
@@ -82,7 +65,7 @@ def play_games(
             action = k.DRAW if i == count else st[k.O_LEGAL + i]
             k.apply(st, cfg, action, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
             steps += 1
-        length = _increment(digits, length)
+        length = k.increment_digits(digits, length)
     return steps, length
 
 

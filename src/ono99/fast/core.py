@@ -646,3 +646,22 @@ def new_game(
         st[O_TOKENS + s] = cfg[C_TOKENS]
     st[S_N_ACTIVE] = n
     settle(st, cfg, (dealer + 1) % n, prefix, mt, buf, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
+
+
+@njit(cache=True)
+def increment_digits(digits: U8, length: int) -> int:
+    """The decimal digits in ``digits[:length]`` (ASCII) plus one, in place; returns the
+    new length. (Game ``i`` of a run is dealt from seed ``seed + i``, a number of any size:
+    the kernel counts in decimal, as the seed strings are written.)"""
+    i = length - 1
+    while i >= 0:
+        if digits[i] == 57:  # '9'
+            digits[i] = 48
+            i -= 1
+        else:
+            digits[i] += 1
+            return length
+    for j in range(length, 0, -1):  # all nines: one digit more
+        digits[j] = digits[j - 1]
+    digits[0] = 49
+    return length + 1

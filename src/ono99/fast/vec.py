@@ -1,0 +1,329 @@
+"""A batch of games stepped together, observations included: the fast simulator for
+reinforcement learning (``FastVecEnv``).
+
+Each of ``batch`` slots holds one game on the fast engine. :meth:`FastVecEnv.step` takes one
+action per slot (for the seat to move there), takes pending draws at once (R-DRAW-1, as
+the environments of :mod:`ono99.envs` do), and returns for every slot the observation and
+the action mask of the seat to move next, with :mod:`ono99.envs.encoding`'s layout and
+values exactly (``docs/envs.md``): a policy trained here plays in those environments
+unchanged. A game that ends gives its rewards (the winners share +1, the losers -1) and
+is replaced in the same step by a new one (``done`` marks the slot).
+
+Seeds: game ``i`` of the batch (numbered in the order the games start) is dealt from seed
+``seed + i``, exactly as ``Game(rules, players, seed=seed + i)`` deals it, so any game can
+be replayed on the reference engine (:meth:`FastVecEnv.game_seeds`). Without a seed the
+base seed is a fresh 128-bit ``secrets`` seed.
+
+Every observation is built from what the seat to move may know (its hand, the public
+state), never another hand or the draw order (R-SET-1).
+
+>>> env = FastVecEnv("mattel2022", players=3, batch=4, seed=7)
+>>> step = env.reset()
+>>> step.obs.shape, step.mask.shape, step.player.tolist()
+((4, 81), (4, 18), [0, 0, 0, 0])
+>>> step = env.step(step.mask.argmax(axis=1))
+>>> step.player.tolist(), step.done.tolist()
+([1, 1, 1, 1], [False, False, False, False])
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ono99.errors import IllegalAction
+from ono99.fast import core as k
+from ono99.fast.core import I64, U8, U32
+from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
+from ono99.game import illegal_action_error, new_seed
+from ono99.rules import Rules, make_rules
+
+__all__ = ["FastVecEnv", "VecStep", "OBS_PER_SEAT", "OBS_SEATS_AT"]
+
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
+B8 = npt.NDArray[np.bool_]
+
+# The layout of ono99.envs.encoding (pinned to it by tests/fast/test_vec.py).
+_NUM_CARDS = 16
+_GLOBAL_AT = 16  # total, direction, plays_left, played_99, bust_mode, draw_pile
+_DISCARD_AT = 22
+_LAID_AT = 38
+OBS_SEATS_AT = 54
+OBS_PER_SEAT = 9
+_TOTAL_LOW = -990.0
+_SCORE_SLACK = 1000
+_DIGITS = 96  # decimal digits of a seed: 2**256 has 78
+
+
+class VecStep(NamedTuple):
+    """What :meth:`FastVecEnv.reset` and :meth:`FastVecEnv.step` return, one row per slot."""
+
+    #: observation of the seat to move (float32, ``(batch, 54 + 9 * players)``)
+    obs: F32
+    #: its legal actions (int8 0/1, ``(batch, 18)``)
+    mask: I8
+    #: the seat to move (int64, ``(batch,)``)
+    player: I64
+    #: rewards of every seat for a game that ended in this step, else 0 (``(batch, players)``)
+    rewards: F32
+    #: the slot's game ended in this step (and a new one started there)
+    done: B8
+
+
+@njit(cache=True)
+def _encode(st: I64, cfg: I64, seat: int, out: F32) -> None:
+    """:func:`ono99.envs.encoding.encode` of ``seat``'s view, from the state vector."""
+    n = st[k.S_N]
+    out[:] = 0.0
+    base = k.O_HANDS + seat * k.HAND_CAP
+    for i in range(st[k.O_HAND_LEN + seat]):
+        out[st[base + i]] += 1.0
+    out[_GLOBAL_AT] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
+    out[_GLOBAL_AT + 1] = st[k.S_DIR]
+    out[_GLOBAL_AT + 2] = st[k.S_PLAYS_LEFT]
+    out[_GLOBAL_AT + 3] = st[k.S_PLAYED99]
+    out[_GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
+    out[_GLOBAL_AT + 5] = st[k.S_N_DRAW]
+    for i in range(st[k.S_N_DISCARD]):
+        out[_DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
+    if cfg[k.C_MODE] == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
+        for s in range(n):
+            if st[k.O_ALIVE + s] == 0:
+                hb = k.O_HANDS + s * k.HAND_CAP
+                for i in range(st[k.O_HAND_LEN + s]):
+                    out[_LAID_AT + st[hb + i]] += 1.0
+    top_score = float(cfg[k.C_TARGET] + _SCORE_SLACK)
+    for j in range(n):
+        s = (seat + j) % n
+        b = OBS_SEATS_AT + OBS_PER_SEAT * j
+        out[b] = st[k.O_HAND_LEN + s]
+        out[b + 1] = st[k.O_ALIVE + s]
+        out[b + 2] = st[k.O_ACTIVE + s]
+        out[b + 3] = 1.0 if st[k.S_TO_MOVE] == s else 0.0
+        out[b + 4] = 1.0 if st[k.S_OWES] == s else 0.0
+        out[b + 5] = 1.0 if st[k.S_PENDING] == s else 0.0
+        for w in range(st[k.S_N_WINNERS]):
+            if st[k.O_WINNERS + w] == s:
+                out[b + 6] = 1.0
+        if cfg[k.C_MODE] == k.TOKENS:
+            out[b + 7] = st[k.O_TOKENS + s]
+        if cfg[k.C_MODE] == k.POINTS:
+            out[b + 8] = min(top_score, float(st[k.O_SCORES + s]))
+
+
+@njit(cache=True)
+def _advance(
+    st: I64, cfg: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
+    gdl: I64,
+) -> None:  # fmt: skip
+    """Take every pending draw at once (R-DRAW-1), as :func:`ono99.envs.encoding.advance`."""
+    while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
+        k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+
+
+@njit(cache=True)
+def _observe(st: I64, cfg: I64, obs: F32, mask: I8, player: I64, b: int) -> None:
+    p = st[k.S_TO_MOVE]
+    player[b] = p
+    mask[b, :] = 0
+    for i in range(st[k.S_N_LEGAL]):
+        mask[b, st[k.O_LEGAL + i]] = 1
+    _encode(st, cfg, p, obs[b])
+
+
+@njit(cache=True)
+def _start(
+    states: I64, cfg: I64, n: int, b: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
+    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> int:  # fmt: skip
+    """A new game in slot ``b`` from the next seed (``nxt``); returns the next seed's length."""
+    digits[b, :nxt_len] = nxt[:nxt_len]
+    lengths[b] = nxt_len
+    st = states[b]
+    prefix = digits[b, :nxt_len]
+    k.new_game(st, cfg, n, n - 1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    return k.increment_digits(nxt, nxt_len)
+
+
+@njit(cache=True)
+def _reset_all(
+    states: I64, cfg: I64, n: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
+    game_ids: I64, obs: F32, mask: I8, player: I64, mt: U32, buf: U8, deck: I64, gh: I64,
+    ghl: I64, gd: I64, gdl: I64,
+) -> int:  # fmt: skip
+    for b in range(states.shape[0]):
+        nxt_len = _start(
+            states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
+        )
+        game_ids[b] = b
+        _observe(states[b], cfg, obs, mask, player, b)
+    return nxt_len
+
+
+@njit(cache=True)
+def _first_illegal(states: I64, actions: I64) -> int:
+    for b in range(states.shape[0]):
+        st = states[b]
+        a = actions[b]
+        if a < 0 or a >= k.DRAW or not k.is_legal(st, a):
+            return b
+    return -1
+
+
+@njit(cache=True)
+def _step_all(
+    states: I64, cfg: I64, n: int, actions: I64, digits: U8, lengths: I64, nxt: U8,
+    nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, player: I64,
+    rewards: F32, done: B8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> tuple[int, int]:  # fmt: skip
+    rewards[:, :] = 0.0
+    for b in range(states.shape[0]):
+        st = states[b]
+        prefix = digits[b, : lengths[b]]
+        k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        done[b] = st[k.S_TO_MOVE] < 0
+        if done[b]:
+            w = st[k.S_N_WINNERS]
+            if 0 < w < n:  # the winners share +1, the losers -1 (all winners: 0)
+                for s in range(n):
+                    rewards[b, s] = -1.0 / (n - w)
+                for i in range(w):
+                    rewards[b, st[k.O_WINNERS + i]] = 1.0 / w
+            nxt_len = _start(
+                states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
+            )
+            game_ids[b] = next_id
+            next_id += 1
+        _observe(st, cfg, obs, mask, player, b)
+    return nxt_len, next_id
+
+
+class FastVecEnv:
+    """``batch`` games of ``rules`` for ``players`` seats, stepped together on the fast
+    engine (see the module's text). ``options`` are the preset's (R-SET-6)."""
+
+    def __init__(
+        self,
+        rules: str | Rules = "mattel2022",
+        players: int = 2,
+        batch: int = 256,
+        *,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.rules = rules if isinstance(rules, Rules) else make_rules(rules, options or None)
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a positive integer, not {batch!r}")
+        FastGame(self.rules, players, seed=0)  # checks the player count (R-SET-5)
+        self.players = players
+        self.batch = batch
+        self.observation_size = OBS_SEATS_AT + OBS_PER_SEAT * players
+        self.num_actions = k.DRAW + 1
+        self._cfg = rules_vector(self.rules)
+        self._states = np.zeros((batch, k.STATE_LEN), np.int64)
+        self._digits = np.zeros((batch, _DIGITS), np.uint8)
+        self._lengths = np.zeros(batch, np.int64)
+        self._next = np.zeros(_DIGITS, np.uint8)
+        self._next_len = 0
+        self._next_id = 0
+        self.game_ids = np.zeros(batch, np.int64)
+        self._obs = np.zeros((batch, self.observation_size), np.float32)
+        self._mask = np.zeros((batch, self.num_actions), np.int8)
+        self._player = np.zeros(batch, np.int64)
+        self._rewards = np.zeros((batch, players), np.float32)
+        self._done = np.zeros(batch, np.bool_)
+        self._scratch = Scratch()
+        self.seed = -1
+        self._seed_arg = seed
+        self._ready = False
+
+    def _work(self) -> tuple[Any, ...]:
+        s = self._scratch
+        return s.mt, s.buf, s.deck, *_NO_DEALS
+
+    def _result(self) -> VecStep:
+        return VecStep(
+            self._obs.copy(), self._mask.copy(), self._player.copy(), self._rewards.copy(),
+            self._done.copy(),
+        )  # fmt: skip
+
+    def reset(self, seed: int | None = None) -> VecStep:
+        """Deal ``batch`` new games: game ``i`` from seed ``seed + i`` (``seed``: this
+        argument, else the constructor's, else a fresh ``secrets`` seed)."""
+        if seed is None:
+            seed = self._seed_arg if self._seed_arg is not None else new_seed()
+        if (
+            isinstance(seed, bool)
+            or not isinstance(seed, int)
+            or not 0 <= seed < 10 ** (_DIGITS - 2)
+        ):
+            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+        self._seed_arg = None  # a later reset() without a seed continues with new games
+        self.seed = seed
+        text = str(seed).encode()
+        self._next[:] = 0
+        self._next[: len(text)] = np.frombuffer(text, np.uint8)
+        self._next_len = _reset_all(
+            self._states, self._cfg, self.players, self._digits, self._lengths, self._next,
+            len(text), self.game_ids, self._obs, self._mask, self._player, *self._work(),
+        )  # fmt: skip
+        self._next_id = self.batch
+        self._rewards[:] = 0.0
+        self._done[:] = False
+        self._ready = True
+        return self._result()
+
+    def step(self, actions: Any) -> VecStep:
+        """Play ``actions[b]`` for the seat to move in slot ``b``, for every slot. An
+        illegal action anywhere raises :class:`IllegalAction` (one line, naming the slot
+        and the rule) and changes nothing."""
+        if not self._ready:
+            raise IllegalAction("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.batch,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalAction(
+                f"actions must be {self.batch} integers, one per game, not a {acts.dtype}"
+                f" array of shape {acts.shape}"
+            )
+        acts = acts.astype(np.int64)
+        bad = int(_first_illegal(self._states, acts))
+        if bad >= 0:
+            raise self._illegal(bad, int(acts[bad]))
+        self._next_len, self._next_id = _step_all(
+            self._states, self._cfg, self.players, acts, self._digits, self._lengths,
+            self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
+            self._player, self._rewards, self._done, *self._work(),
+        )  # fmt: skip
+        return self._result()
+
+    def _illegal(self, b: int, action: int) -> IllegalAction:
+        st = self._states[b]
+        if not 0 <= action < k.DRAW:
+            return IllegalAction(f"game {b}: {action!r} is not an action")
+        p = int(st[k.S_TO_MOVE])
+        base = k.O_HANDS + p * k.HAND_CAP
+        reason = illegal_action_error(
+            self.rules, action, name=f"Player {p + 1}", seat=p,
+            hand=[int(c) for c in st[base : base + st[k.O_HAND_LEN + p]]],
+            total=int(st[k.S_TOTAL]), plays_left=int(st[k.S_PLAYS_LEFT]),
+            played_99=bool(st[k.S_PLAYED99]), bust_mode=bool(st[k.S_BUST_MODE]),
+        )  # fmt: skip
+        return IllegalAction(f"game {b}: {reason}")
+
+    def game_seeds(self) -> list[int]:
+        """The seed of each slot's current game: ``Game(rules, players, seed=s)`` deals
+        it on the reference engine."""
+        return [self.seed + int(i) for i in self.game_ids]
+
+    def game(self, b: int) -> FastGame:
+        """Slot ``b``'s current game as a :class:`FastGame` (a copy; every hand shown:
+        for analysis and tests, never for a player)."""
+        g = FastGame(self.rules, self.players, seed=self.seed + int(self.game_ids[b]))
+        g.state[:] = self._states[b]
+        return g
