@@ -69,6 +69,7 @@ def full_state(g: Game | FastGame) -> dict[str, Any]:
         "legal": g.legal_actions(),
         "bust_mode": g.must_bust_play,
         "moves": len(g.moves) if isinstance(g, Game) else g.n_moves,
+        "acting": g.acting(),
     }
 
 
@@ -210,13 +211,17 @@ def test_illegal_moves_give_the_same_error_and_change_nothing() -> None:
         while not ref.is_over:
             legal = ref.legal_actions()
             for action in range(DRAW + 1):
+                assert fast.can_apply(action) == ref.can_apply(action)
                 if action in legal:
+                    assert fast.verify(action) == ref.verify(action)
                     continue
+                with pytest.raises(IllegalAction) as fast_verify:
+                    fast.verify(action)
                 with pytest.raises(IllegalAction) as ref_error:
                     ref.apply(action)
                 with pytest.raises(IllegalAction) as fast_error:
                     fast.apply(action)
-                assert str(fast_error.value) == str(ref_error.value)
+                assert str(fast_error.value) == str(ref_error.value) == str(fast_verify.value)
                 checked += 1
             assert full_state(fast) == full_state(ref)
             action = legal[rng.randrange(len(legal))]
@@ -256,3 +261,20 @@ def test_copy_is_independent() -> None:
     c = g.copy()
     c.apply(c.legal_actions()[0])
     assert full_state(g) == before != full_state(c)
+
+
+def test_replay_raises_what_the_reference_raises() -> None:
+    """R-REC: ``ono99.fast.game.replay`` replays a record to the reference's final state,
+    and names the first illegal move (ReplayError) as the reference does."""
+    from ono99.fast.game import replay as replay_fast
+    from ono99.records import ReplayError
+
+    ref, _ = play_both("classic1980", {"draw_penalty": True}, 4, 21, random.Random(2))
+    record = to_record(ref)
+    assert replay_fast(record).state_json() == state_json(replay(record))
+    record["moves"] = [*record["moves"][:10], "99x4", *record["moves"][10:]]
+    with pytest.raises(ReplayError) as ref_error:
+        replay(record)
+    with pytest.raises(ReplayError) as fast_error:
+        replay_fast(record)
+    assert (fast_error.value.move, str(fast_error.value)) == (10, str(ref_error.value))

@@ -145,24 +145,15 @@ def replay(
 
 def _fast_outcome(rec: ParsedRecord) -> dict[str, Any]:
     """The record replayed on the fast engine: its final state, or ``{"error", "move"}``
-    as ``--json`` prints them."""
-    from ono99.fast import FastGame
+    as ``--json`` prints them (and the error itself, under ``_error``)."""
+    from ono99.fast.game import replay as replay_fast
 
-    game = FastGame(
-        rec.rules, rec.players, options=rec.options, seed=rec.seed, dealer=rec.dealer,
-        deals=rec.deals,
-    )  # fmt: skip
-    for i, move in enumerate(rec.moves):
-        try:
-            game.apply(parse_action(move))
-        except (IllegalAction, RecordError) as e:
-            if isinstance(e, RecordError) and _is_move_code(move):
-                return {"error": str(e), "move": None, "_error": e}
-            error = ReplayError(
-                N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
-            )
-            return {"error": str(error), "move": i, "_error": error}
-    return game.state_json()
+    try:
+        return replay_fast(rec).state_json()
+    except ReplayError as e:
+        return {"error": str(e), "move": e.move, "_error": e}
+    except RecordError as e:  # a later deal that does not fit: the record is bad
+        return {"error": str(e), "move": None, "_error": e}
 
 
 def _replay_fast_json(rec: ParsedRecord) -> int:

@@ -28,7 +28,7 @@ from ono99.i18n import N_
 from ono99.rules import Rules, make_rules
 from ono99.scoring import Points, Tokens
 
-__all__ = ["FastGame", "rules_vector", "Scratch"]
+__all__ = ["FastGame", "replay", "rules_vector", "Scratch"]
 
 _Array = np.ndarray[Any, Any]
 
@@ -315,13 +315,33 @@ class FastGame:
             return (*legal, DRAW)
         return legal
 
+    def acting(self) -> dict[int, tuple[int, ...]]:
+        """As :meth:`ono99.Game.acting`: who may act now, and with what."""
+        p = self.to_move
+        if p is None:
+            return {}
+        pending = self.pending_draw
+        legal = self.legal_actions(p)
+        if pending is None or pending == p:
+            return {p: legal}
+        return dict(sorted(((p, legal), (pending, (DRAW,)))))
+
     # ------------------------------------------------------------------ actions
 
-    def apply(self, action: int | str) -> int:
-        """Make ``action`` (an int or a code); returns the seat that made it. An illegal
-        action raises :class:`IllegalAction` in the reference's words and changes
-        nothing; a later given deal that does not fit raises :class:`RecordError` and
-        leaves the game as it was."""
+    def verify(self, action: int | str) -> int:
+        """As :meth:`ono99.Game.verify`: the seat that would make ``action``, or the
+        error :meth:`apply` would raise; nothing changes."""
+        return self._check(action)
+
+    def can_apply(self, action: int | str) -> bool:
+        try:
+            self._check(action)
+        except (IllegalAction, RecordError):
+            return False
+        return True
+
+    def _check(self, action: int | str) -> int:
+        """``action`` checked as :meth:`apply` checks it; returns the seat that makes it."""
         if type(action) is not int:
             if isinstance(action, str):
                 action = parse_action(action)
@@ -341,6 +361,17 @@ class FastGame:
                 total=self.total, plays_left=self.plays_left, played_99=self.played_99,
                 bust_mode=self.must_bust_play,
             )  # fmt: skip
+        return int(st[k.S_PENDING]) if action == DRAW else int(st[k.S_TO_MOVE])
+
+    def apply(self, action: int | str) -> int:
+        """Make ``action`` (an int or a code); returns the seat that made it. An illegal
+        action raises :class:`IllegalAction` in the reference's words and changes
+        nothing; a later given deal that does not fit raises :class:`RecordError` and
+        leaves the game as it was."""
+        if type(action) is not int:
+            action = parse_action(action) if isinstance(action, str) else action
+        self._check(action)
+        st = self.state
         saved = st.copy() if st[k.S_ROUND] < len(self._deals[3]) else None
         seat = int(k.apply(st, self._cfg, action, self._prefix, *self._work(), *self._deals))
         if saved is not None and st[k.S_ERROR]:
@@ -387,3 +418,38 @@ class FastGame:
             "pending_draw": self.pending_draw,
             "moves": self.n_moves,
         }
+
+
+def replay(record: Any) -> FastGame:
+    """:func:`ono99.replay` on the fast engine: a record (parsed or as JSON data)
+    replayed to its final state. Raises :class:`RecordError` for a bad record and
+    :class:`~ono99.records.ReplayError` naming the first illegal move, as the reference."""
+    from ono99.records import ParsedRecord, ReplayError, parse_record
+
+    rec = record if isinstance(record, ParsedRecord) else parse_record(record)
+    game = FastGame(
+        rec.rules, rec.players, options=rec.options, seed=rec.seed, dealer=rec.dealer,
+        deals=rec.deals,
+    )  # fmt: skip
+    for i, move in enumerate(rec.moves):
+        try:
+            game.apply(parse_action(move))
+        except IllegalAction as e:
+            raise ReplayError(
+                N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
+            ) from None
+        except RecordError as e:
+            if _is_code(move):
+                raise  # a later deal that does not fit: the record is bad, not the move
+            raise ReplayError(
+                N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
+            ) from None
+    return game
+
+
+def _is_code(move: object) -> bool:
+    try:
+        parse_action(move)  # type: ignore[arg-type]
+    except RecordError:
+        return False
+    return True
