@@ -28,7 +28,10 @@ from ono99.rules import Rules, deck_list, make_rules
 from ono99.scoring import CARD_POINTS, Points, hand_points
 from ono99.view import PlayerView, PublicView, public_view, view_of
 
-__all__ = ["Game", "Deal", "hand_points", "new_seed", "CARD_POINTS", "illegal_action_error"]
+__all__ = [
+    "Game", "Deal", "hand_points", "new_seed", "CARD_POINTS", "illegal_action_error",
+    "seeded_shuffle",
+]  # fmt: skip
 
 #: bits of a seed the user did not choose: far too many to search from what a player sees
 SEED_BITS = 128
@@ -88,6 +91,11 @@ def _shuffle(rng: random.Random, x: list[int]) -> None:
         while j > i:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+#: ``seeded_shuffle(rng, x)`` shuffles ``x`` exactly as ``rng.shuffle(x)`` does (the same
+#: draws, the same order), without its per-card method calls: for the bots' worlds too
+seeded_shuffle = _shuffle
 
 
 class Game:

@@ -134,7 +134,13 @@ class _Ctx:
                 live.remove(c)
             weights[c] = left_c * HAND_BIAS[c]
             left = sum(weights)
-        i = rng.randrange(self.n_pool - k)
+        # rng.randrange(m), written out (the same draws): this runs inside rollouts
+        m = self.n_pool - k
+        bits = m.bit_length()
+        getrandbits = rng.getrandbits
+        i = getrandbits(bits)
+        while i >= m:
+            i = getrandbits(bits)
         for drawn, kc in enumerate(counts):
             if i < kc:
                 return hand, drawn

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from ono99.bots.common import C99, believed_world
 from ono99.cards import DRAW, FOUR_99
 from ono99.errors import Ono99Error
-from ono99.game import Game
+from ono99.game import Game, seeded_shuffle
 from ono99.view import PlayerView, view_of
 
 __all__ = ["HandTracker", "ParticleTracker"]
@@ -241,7 +241,7 @@ class ParticleTracker(HandTracker):
     def world(self, view: PlayerView, rng: random.Random) -> Game:
         self._sync(view)
         w = self._worlds[rng.randrange(len(self._worlds))].copy()
-        rng.shuffle(w.draw_pile)  # the order of the pile is unknown to everyone
+        seeded_shuffle(rng, w.draw_pile)  # the order of the pile is unknown to everyone
         return w
 
     def _sync(self, view: PlayerView) -> None:
@@ -261,7 +261,7 @@ class ParticleTracker(HandTracker):
         weights: list[float] = []
         for old in self._worlds:
             w = old.copy()
-            rng.shuffle(w.draw_pile)
+            seeded_shuffle(rng, w.draw_pile)
             got = _replay(w, self.model, action, drawn, played, view, rng, self.eps)
             if got is not None:
                 worlds.append(got[0])
