@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from ono99.bench import run_bench
+from ono99.cli import main
 from ono99.fast.bench import run_bench_fast
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -27,6 +28,17 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
         [sys.executable, "-m", "ono99", *args], capture_output=True, text=True, env=base,
         timeout=300,
     )  # fmt: skip
+
+
+def run_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """The CLI in this process (the subprocess tests cover the real entry point)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
 def one_line_error(p: subprocess.CompletedProcess[str]) -> str:
@@ -95,40 +107,49 @@ def test_bench_fast_bad_arguments_are_one_line(args: list[str]) -> None:
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
-def test_replay_fast_prints_what_the_reference_prints(path: Path) -> None:
+def test_replay_fast_prints_what_the_reference_prints(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """R-REC: ``replay --engine fast`` gives the reference's output, with --json (the
     final state) and without (the game told move by move)."""
     for extra in (["--json"], []):
-        ref = run("replay", str(path), *extra)
-        fast = run("replay", str(path), "--engine", "fast", *extra)
-        assert ref.returncode == 0, ref.stderr
-        assert (fast.returncode, fast.stdout, fast.stderr) == (0, ref.stdout, ref.stderr)
+        ref = run_in_process(capsys, "replay", str(path), *extra)
+        fast = run_in_process(capsys, "replay", str(path), "--engine", "fast", *extra)
+        assert ref[0] == 0, ref
+        assert fast == ref
 
 
-def test_replay_fast_errors_are_the_references(tmp_path: Path) -> None:
+def test_replay_fast_through_the_entry_point() -> None:
+    """R-REC: the installed command, in a fresh process: the same JSON as the reference."""
+    path = str(GOLDEN / "classic_tokens_seeded_reshuffle.json")
+    ref = run("replay", path, "--json")
+    fast = run("replay", path, "--json", "--engine", "fast")
+    assert ref.returncode == fast.returncode == 0, fast.stderr
+    assert json.loads(fast.stdout) == json.loads(ref.stdout)
+
+
+def test_replay_fast_errors_are_the_references(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """R-REC, R-TURN-1: an illegal move and a bad record give the reference's JSON error
     (``move`` = the index, or null) and one line on stderr, exit status 2."""
     records = {
         "illegal": {"rules": "mattel2022", "players": 3, "seed": 7, "moves": ["9", "7", "8"]},
-        "bad_deal": {
-            "rules": "mattel2022",
-            "players": 3,
-            "seed": 7,
-            "deals": [{"hands": [["99"], [], []]}],
-            "moves": [],
-        },
+        "bad_deal": {"rules": "mattel2022", "players": 3, "seed": 7,
+                     "deals": [{"hands": [["99"], [], []]}], "moves": []},
         "bad_rules": {"rules": "mattel2099", "players": 3, "seed": 7, "moves": []},
-    }
+    }  # fmt: skip
     for name, record in records.items():
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(record), encoding="utf-8")
         for extra in (["--json"], []):
-            ref = run("replay", str(path), *extra)
-            fast = run("replay", str(path), "--engine", "fast", *extra)
-            one_line_error(fast)
-            assert (fast.stdout, fast.stderr) == (ref.stdout, ref.stderr), name
-    data = json.loads(run("replay", str(tmp_path / "illegal.json"), "--json", "--engine",
-                          "fast").stdout)  # fmt: skip
+            ref = run_in_process(capsys, "replay", str(path), *extra)
+            fast = run_in_process(capsys, "replay", str(path), "--engine", "fast", *extra)
+            assert fast[0] == 2 and len(fast[2].strip().splitlines()) == 1, (name, fast)
+            assert fast == ref, name
+    p = run("replay", str(tmp_path / "illegal.json"), "--json", "--engine", "fast")
+    one_line_error(p)
+    data = json.loads(p.stdout)
     assert data["move"] == 2 and "has no '8'" in data["error"]
 
 
@@ -145,3 +166,16 @@ def test_without_numba_the_fast_engine_is_a_one_line_hint() -> None:
         )  # fmt: skip
         line = one_line_error(p)
         assert "pip install 'ono99[fast]'" in line and "numba" in line
+
+
+def test_a_disagreement_between_the_engines_is_reported(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-REC: told by the reference, checked by the fast engine: if the fast engine ended
+    elsewhere, the replay says so in one line, exit status 1 (it never happens; a guard)."""
+    import ono99.cli.replay as replay_cli
+
+    monkeypatch.setattr(replay_cli, "_fast_outcome", lambda rec: {"total": -1})
+    code, out, err = run_in_process(capsys, "replay", str(RECORDS[0]), "--engine", "fast")
+    assert code == 1 and out  # the narration was printed, then the check failed
+    assert err.strip() == "ono99: error: the fast engine and the reference disagree on this record"

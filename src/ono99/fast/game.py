@@ -155,7 +155,7 @@ class FastGame:
         self._cfg = rules_vector(r)
         # The reference seeds each shuffle from the string "seed:deal:round" (and
         # "seed:reshuffle:k"): the kernel appends the rest to these bytes.
-        self._prefix = np.frombuffer(str(seed).encode("utf-8", "surrogatepass"), np.uint8).copy()
+        self._prefix = np.frombuffer(str(seed).encode(), np.uint8).copy()  # as random.seed(str)
         self._deals = _given_deals(r, n, deals) if deals else _NO_DEALS
         self._scratch = Scratch()
         self.state = k.new_state()
