@@ -85,6 +85,25 @@ __all__ = [
 DEFAULT_ITERATIONS = 300
 #: rollouts longer than this are cut off and scored as a draw among the players left
 MAX_ROLLOUT = 600
+#: compiled heuristic rollouts (:mod:`ono99.bots.fast_rollout`, the same values) where
+#: Numba is installed; False forces the Python rollouts (tests compare the two)
+FAST_ROLLOUTS = True
+
+
+def _fast_rollout() -> Any:
+    """The compiled rollouts' module, or None without Numba (``ono99[fast]``)."""
+    global _FAST
+    if _FAST is False:
+        try:
+            from ono99.bots import fast_rollout
+        except ImportError:
+            _FAST = None
+        else:
+            _FAST = fast_rollout
+    return _FAST
+
+
+_FAST: Any = False  # not looked for yet
 _SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
 
 
@@ -209,7 +228,7 @@ class ISMCTSBot(Bot):
             world = world_of(view, rng)
             seed = rng.getrandbits(64)
             if self.rollout == "heuristic":
-                vals = [self._play_out(world.copy(), a, view.seat) for a in legal]
+                vals = self._play_outs(world, legal, view.seat)
             else:
                 vals = [
                     self._iterate(world.copy(), a, roots[i], random.Random(seed), view.seat)
@@ -233,6 +252,20 @@ class ISMCTSBot(Bot):
             if score > best_score:
                 best, best_score = a, score
         return best
+
+    def _play_outs(self, world: Game, legal: tuple[int, ...], me: int) -> list[float]:
+        """Every root action played out in ``world`` (left as it was): compiled where
+        Numba is installed and the rollout policy is the plain heuristic, the same values."""
+        fast = _fast_rollout() if FAST_ROLLOUTS else None
+        if (
+            fast is not None
+            and type(self.policy) is HeuristicBot
+            and self.policy.samples == fast.SAMPLES
+            and fast.usable(world)
+        ):
+            values: list[float] = fast.rollout_values(world, legal, me)
+            return values
+        return [self._play_out(world.copy(), a, me) for a in legal]
 
     def _play_out(self, g: Game, action: int, me: int) -> float:
         """Play ``action`` in world ``g``, then the heuristic in every seat to the end of

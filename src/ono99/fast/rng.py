@@ -23,6 +23,8 @@ __all__ = [
     "getrandbits",
     "mt_next",
     "mt_seed_bytes",
+    "mt_seed_int",
+    "init_by_array",
     "seed_for",
     "sha512",
     "shuffle",
@@ -178,7 +180,24 @@ def mt_seed_bytes(msg: npt.NDArray[np.uint8], length: int, state: npt.NDArray[np
     while keylen > 1 and key[keylen - 1] == 0:
         keylen -= 1
 
-    # init_by_array(key, keylen); prev is always the word just written (state[i - 1])
+    init_by_array(state, key, keylen)
+
+
+@numba.njit(cache=True)
+def mt_seed_int(value: int, state: npt.NDArray[np.uint32]) -> None:
+    """Seed ``state`` as ``random.Random(value)`` does, for ``-2**63 < value < 2**63`` (an
+    int seed is not hashed: the 32-bit words of ``abs(value)`` are the key)."""
+    a = np.uint64(-value) if value < 0 else np.uint64(value)
+    key = np.empty(2, dtype=np.uint64)
+    key[0] = a & _U32
+    key[1] = a >> np.uint64(32)
+    init_by_array(state, key, 2 if key[1] != 0 else 1)
+
+
+@numba.njit(cache=True)
+def init_by_array(state: npt.NDArray[np.uint32], key: npt.NDArray[np.uint64], keylen: int) -> None:
+    """MT19937 ``init_by_array`` with the 32-bit words ``key[:keylen]``, as CPython."""
+    # prev is always the word just written (state[i - 1])
     state[:_N] = _GENRAND_19650218
     prev = np.uint64(state[0])
     i = 1

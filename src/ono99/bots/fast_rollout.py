@@ -1,0 +1,701 @@
+"""The search's heuristic rollouts, compiled: the same moves, many times faster.
+
+``ismcts:N:heuristic`` plays every root action in every sampled world to the end of the
+round with :class:`~ono99.bots.heuristic.HeuristicBot` (``samples=4``) in every seat. That
+rollout is most of a search's time. Here it runs on the fast engine (:mod:`ono99.fast`)
+with the heuristic ported move for move: the same card counts and beliefs, the same
+floating-point sums in the same order, and the same random numbers (the heuristic reseeds
+``random.Random`` from ``hash()`` of the position at each decision: CPython's tuple hash,
+int seeding and Mersenne Twister are reproduced; so is the order in which CPython iterates
+a small set of cards, which decides the order of the heuristic's random draws). A world
+and an action give the same reward as :meth:`ISMCTSBot._play_out <ono99.bots.ismcts.ISMCTSBot>`,
+bit for bit: ``benchmarks/check_same_bots.py`` pins the search's moves, and
+``tests/fast/test_rollout.py`` compares rewards directly.
+
+The heuristic here reads, for the seat to move, only what that seat's view holds (its own
+hand, the public counters and piles, hand sizes, laid-down hands) -- in a world the search
+sampled from its own view.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ono99.fast import core as k
+from ono99.fast.core import I64, U8, U32
+from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
+from ono99.fast.rng import mt_next, mt_seed_int
+from ono99.game import Game
+
+__all__ = ["world_state", "rollout_values", "usable"]
+
+F64 = npt.NDArray[np.float64]
+
+# The heuristic's constants (ono99.bots.heuristic, ono99.bots.common), pinned to them by
+# tests/fast/test_rollout.py.
+W_PRESSURE = 1.0
+W_SAFETY = 0.5
+W_ESCAPE = 0.2
+W_SAFE_CARDS = 0.02
+W_DUMP = 0.002
+W_POINTS = 0.002
+DRIFT = 5
+SAMPLES = 4
+MAX_ROLLOUT = 600
+HAND_BIAS = np.array(
+    (0.8, 0.7, 0.66, 0.62, 0.58, 0.54, 0.5, 0.46, 0.43, 0.41, 0.38, 1.7, 1.4, 1.4, 1.4, 2.6),
+    np.float64,
+)
+CARD_POINTS = np.array((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20), np.int64)
+_P2, _REV, _99 = 13, 12, 15
+
+_XXPRIME_1 = np.uint64(11400714785074694791)
+_XXPRIME_2 = np.uint64(14029467366897019727)
+_XXPRIME_5 = np.uint64(2870177450012600261)
+_LEN_MANGLE = np.uint64(2870177450012600261 ^ 3527539)
+
+# Work arrays of one decision (positions in the int vector ``ci``):
+_CI_SEEDED = 0  # the decision's random numbers are seeded (from the position)
+_CI_N_KINDS = 1
+_CI_N_POOL = 2
+_CI_N_ACTIVE = 3
+_CI_SEAT = 4
+_CI_POOL = 8  # 16 counts
+_CI_KINDS = 24  # up to 16 live card kinds, in card order
+_CI_LEN = 40
+
+
+@njit(cache=True)
+def _lane(v: int) -> np.uint64:
+    """``hash(v)`` of a small int as CPython's unsigned lane (``hash(-1) == -2``)."""
+    if v == -1:
+        v = -2
+    return np.uint64(v)
+
+
+@njit(cache=True)
+def _mix(acc: np.uint64, lane: np.uint64) -> np.uint64:
+    acc = acc + lane * _XXPRIME_2
+    acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
+    return acc * _XXPRIME_1
+
+
+@njit(cache=True)
+def _finish_hash(acc: np.uint64, length: int) -> np.uint64:
+    acc = acc + (np.uint64(length) ^ _LEN_MANGLE)
+    if acc == np.uint64(0xFFFFFFFFFFFFFFFF):
+        return np.uint64(1546275796)
+    return acc
+
+
+@njit(cache=True)
+def _position_hash(st: I64, seat: int) -> int:
+    """``heuristic._position_key(view)``: CPython's ``hash()`` of the tuple
+    (seat, round, reshuffles, total, direction, plays_left, owes_two or -1, played_99,
+    sorted hand, len(discard), hand sizes, alive), as a signed int."""
+    n = st[k.S_N]
+    acc = _XXPRIME_5
+    acc = _mix(acc, _lane(seat))
+    acc = _mix(acc, _lane(st[k.S_ROUND]))
+    acc = _mix(acc, _lane(st[k.S_RESHUFFLES]))
+    acc = _mix(acc, _lane(st[k.S_TOTAL]))
+    acc = _mix(acc, _lane(st[k.S_DIR]))
+    acc = _mix(acc, _lane(st[k.S_PLAYS_LEFT]))
+    acc = _mix(acc, _lane(st[k.S_OWES]))
+    acc = _mix(acc, _lane(st[k.S_PLAYED99]))
+    # tuple(sorted(hand))
+    m = st[k.O_HAND_LEN + seat]
+    hand = np.empty(m, np.int64)
+    for i in range(m):
+        hand[i] = st[k.O_HANDS + seat * k.HAND_CAP + i]
+    hand.sort()
+    inner = _XXPRIME_5
+    for i in range(m):
+        inner = _mix(inner, _lane(hand[i]))
+    acc = _mix(acc, _finish_hash(inner, m))
+    acc = _mix(acc, _lane(st[k.S_N_DISCARD]))
+    inner = _XXPRIME_5
+    for s in range(n):
+        inner = _mix(inner, _lane(st[k.O_HAND_LEN + s]))
+    acc = _mix(acc, _finish_hash(inner, n))
+    inner = _XXPRIME_5
+    for s in range(n):
+        inner = _mix(inner, _lane(st[k.O_ALIVE + s]))
+    acc = _mix(acc, _finish_hash(inner, n))
+    h = _finish_hash(acc, 12)
+    return int(np.int64(h))  # Py_hash_t: the same bits, signed
+
+
+@njit(cache=True)
+def _random(rng: U32) -> float:
+    a = mt_next(rng) >> 5
+    b = mt_next(rng) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _rng(st: I64, ci: I64, rng: U32) -> U32:
+    """The decision's generator, seeded from the position at its first use."""
+    if ci[_CI_SEEDED] == 0:
+        ci[_CI_SEEDED] = 1
+        mt_seed_int(_position_hash(st, ci[_CI_SEAT]), rng)
+    return rng
+
+
+@njit(cache=True)
+def _is_safe(cfg: I64, c: int, total: int, first_of_two: bool, played_99: bool) -> bool:
+    if c <= 10:
+        return bool(total + c < cfg[k.C_LIMIT])
+    if c == _99:
+        return cfg[k.C_99SETS] != 0 or (cfg[k.C_ZERO99] != 0 and not played_99 and total % 10 == 0)
+    if c == _P2:
+        return cfg[k.C_P2FIRST] != 0 or not first_of_two
+    return True
+
+
+@njit(cache=True)
+def _total_after(cfg: I64, total: int, c: int) -> int:
+    if c <= 10:
+        return total + c
+    if c == 11:
+        t = total - 10
+        return 0 if t < 0 and cfg[k.C_FLOOR0] != 0 else t
+    if c == _99 and cfg[k.C_99SETS] != 0:
+        return 99
+    return total
+
+
+@njit(cache=True)
+def _is_escape(cfg: I64, c: int) -> bool:
+    return c in (0, 11, _REV, _P2, 14) or (c == _99 and cfg[k.C_99SETS] != 0)
+
+
+@njit(cache=True)
+def _context(st: I64, cfg: I64, seat: int, ci: I64, weights: F64) -> None:
+    """``_Ctx.__init__``: the unseen card counts (deck minus own hand, discard pile and
+    laid-down hands), their weights, the live kinds."""
+    n = st[k.S_N]
+    pool = ci[_CI_POOL : _CI_POOL + 16]
+    for c in range(16):
+        pool[c] = cfg[k.C_DECK + c]
+    for i in range(st[k.S_N_DISCARD]):
+        pool[st[k.O_DISCARD + i]] -= 1
+    for i in range(st[k.O_HAND_LEN + seat]):
+        pool[st[k.O_HANDS + seat * k.HAND_CAP + i]] -= 1
+    if cfg[k.C_MODE] == k.ELIMINATION:  # R-END-1: hands laid face up
+        for s in range(n):
+            if st[k.O_ALIVE + s] == 0 and s != seat:
+                for i in range(st[k.O_HAND_LEN + s]):
+                    pool[st[k.O_HANDS + s * k.HAND_CAP + i]] -= 1
+    n_pool = 0
+    nk = 0
+    for c in range(16):
+        if pool[c] < 0:
+            pool[c] = 0
+        n_pool += pool[c]
+        weights[c] = pool[c] * HAND_BIAS[c]
+        if weights[c] != 0.0:
+            ci[_CI_KINDS + nk] = c
+            nk += 1
+    ci[_CI_N_KINDS] = nk
+    ci[_CI_N_POOL] = n_pool
+    active = 0
+    for s in range(n):
+        active += st[k.O_ACTIVE + s]
+    ci[_CI_N_ACTIVE] = active
+    ci[_CI_SEAT] = seat
+    ci[_CI_SEEDED] = 0
+
+
+@njit(cache=True)
+def _p_unsafe_weighted(cfg: I64, ci: I64, weights: F64, total: int) -> float:
+    room = cfg[k.C_LIMIT] - total
+    safe_99 = cfg[k.C_99SETS] != 0 or (cfg[k.C_ZERO99] != 0 and total % 10 == 0)
+    good = 0.0
+    bad = 0.0
+    for i in range(ci[_CI_N_KINDS]):
+        c = ci[_CI_KINDS + i]
+        w = weights[c]
+        ok = (c < room) if c <= 10 else (safe_99 if c == _99 else True)
+        if ok:
+            good += w
+        else:
+            bad += w
+    return bad / (good + bad) if good + bad != 0.0 else 1.0
+
+
+@njit(cache=True)
+def _n_safe(cfg: I64, ci: I64, total: int, first_of_two: bool, played_99: bool) -> int:
+    got = 0
+    for c in range(16):
+        m = ci[_CI_POOL + c]
+        if m and _is_safe(cfg, c, total, first_of_two, played_99):
+            got += m
+    return got
+
+
+@njit(cache=True)
+def _sum16(w: F64) -> float:
+    s = 0.0
+    for c in range(16):
+        s += w[c]
+    return s
+
+
+@njit(cache=True)
+def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U32, kk: int, hand: I64) -> int:
+    """``_Ctx.sample_hand(k)``: ``hand[:kk]`` and the drawn card (returned)."""
+    r = _rng(st, ci, rng)
+    counts = ci[_CI_POOL : _CI_POOL + 16].copy()
+    weights = weights0.copy()
+    nk = ci[_CI_N_KINDS]
+    live = ci[_CI_KINDS : _CI_KINDS + nk].copy()
+    left = _sum16(weights)
+    for j in range(kk):
+        u = _random(r) * left
+        c = -1
+        for i in range(nk):
+            c = live[i]
+            u -= weights[c]
+            if u < 0.0:
+                break
+        hand[j] = c
+        counts[c] -= 1
+        if counts[c] == 0:  # live.remove(c)
+            i = 0
+            while live[i] != c:
+                i += 1
+            for q in range(i, nk - 1):
+                live[q] = live[q + 1]
+            nk -= 1
+        weights[c] = counts[c] * HAND_BIAS[c]
+        left = _sum16(weights)
+    m = ci[_CI_N_POOL] - kk  # rng.randrange(m), as getrandbits draws it
+    bits = 0
+    t = m
+    while t > 0:
+        bits += 1
+        t >>= 1
+    i = int(np.int64(mt_next(r)) >> np.int64(32 - bits))
+    while i >= m:
+        i = int(np.int64(mt_next(r)) >> np.int64(32 - bits))
+    for drawn in range(16):
+        if i < counts[drawn]:
+            return drawn
+        i -= counts[drawn]
+    return -1
+
+
+@njit(cache=True)
+def _survives_two(cfg: I64, hand: I64, kk: int, drawn: int, total: int) -> bool:
+    for i in range(kk):
+        if (cfg[k.C_ANSWERS] >> hand[i]) & 1:
+            return True  # R-P2-3
+    for i in range(kk):
+        c1 = hand[i]
+        if not _is_safe(cfg, c1, total, True, False):
+            continue
+        t1 = _total_after(cfg, total, c1)
+        played = c1 == _99
+        for j in range(kk):
+            if j != i and _is_safe(cfg, hand[j], t1, False, played):
+                return True
+        if _is_safe(cfg, drawn, t1, False, played):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _p_bust(
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, total: int, owes_two: bool, kk: int
+) -> float:
+    n_pool = ci[_CI_N_POOL]
+    if n_pool == 0 or kk <= 0:
+        return 0.0
+    if not owes_two:
+        return math.pow(_p_unsafe_weighted(cfg, ci, weights, total), float(kk))
+    kk = min(kk, n_pool - 1)
+    if kk <= 0:
+        return 0.0
+    hand = np.empty(kk, np.int64)
+    busts = 0
+    for _ in range(SAMPLES):
+        drawn = _sample_hand(st, ci, weights, rng, kk, hand)
+        if not _survives_two(cfg, hand, kk, drawn, total):
+            busts += 1
+    return busts / SAMPLES
+
+
+@njit(cache=True)
+def _safety(cfg: I64, ci: I64, rest: I64, nrest: int, total: int, others: int) -> float:
+    t_next = total + DRIFT * others
+    cap = cfg[k.C_LIMIT] - 3
+    if t_next > cap:
+        t_next = max(cap, total)
+    safe_known = 0
+    escapes = 0
+    sets = cfg[k.C_99SETS] != 0
+    room = cfg[k.C_LIMIT] - t_next
+    for i in range(nrest):
+        c = rest[i]
+        if c <= 10:
+            if c < room:
+                safe_known += 1
+            if c == 0:
+                escapes += 1
+        elif c == _99:
+            if sets:
+                safe_known += 1
+                escapes += 1
+        else:
+            safe_known += 1
+            escapes += 1
+    n_pool = ci[_CI_N_POOL]
+    if safe_known:
+        surv = 1.0
+    elif n_pool:
+        surv = _n_safe(cfg, ci, t_next, False, True) / n_pool
+    else:
+        surv = 0.0
+    return W_SAFETY * surv + W_ESCAPE * min(escapes, 3) + W_SAFE_CARDS * min(safe_known, 3)
+
+
+@njit(cache=True)
+def _next_seat(st: I64, seat: int, direction: int) -> int:
+    n = st[k.S_N]
+    i = (seat + direction) % n
+    while st[k.O_ACTIVE + i] == 0 and i != seat:
+        i = (i + direction) % n
+    return int(i)
+
+
+@njit(cache=True)
+def _set_order(cards: I64, m: int, out: I64) -> int:
+    """The order in which CPython iterates ``{cards[0], ..., cards[m-1]}`` (small ints,
+    at most four: a table of 8 slots, slot ``c & 7``, a taken slot probing ``5 i + 1``);
+    returns how many distinct cards."""
+    table = np.full(8, -1, np.int64)
+    for j in range(m):
+        c = cards[j]
+        i = c & 7
+        while table[i] != -1 and table[i] != c:
+            i = (5 * i + 1) & 7
+        table[i] = c
+    n = 0
+    for i in range(8):
+        if table[i] != -1:
+            out[n] = table[i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _rest(hand: I64, nhand: int, card: int, rest: I64) -> int:
+    """``rest = list(hand); rest.remove(card)``; returns its length."""
+    nrest = 0
+    removed = False
+    for i in range(nhand):
+        if not removed and hand[i] == card:
+            removed = True
+        else:
+            rest[nrest] = hand[i]
+            nrest += 1
+    return nrest
+
+
+@njit(cache=True)
+def _extra(cfg: I64, card: int, rest: I64, nrest: int) -> float:
+    """The small preferences: dump high numbers; in points mode, a low hand score."""
+    extra = W_DUMP * card if card <= 10 else 0.0
+    if cfg[k.C_MODE] == k.POINTS:
+        pts = 0
+        for i in range(nrest):
+            pts += CARD_POINTS[rest[i]]
+        extra -= W_POINTS * pts
+    return extra
+
+
+@njit(cache=True)
+def _tail(
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, card: int, rest: I64, nrest: int,
+    t1: int, owes: bool, extra: float,
+) -> float:  # fmt: skip
+    """The end of ``heuristic._score``: pressure on the next player and own safety."""
+    me = ci[_CI_SEAT]
+    n_active = ci[_CI_N_ACTIVE]
+    direction = st[k.S_DIR]
+    if card == _REV and n_active > 2:
+        direction = -direction  # R-REV-1 (R-REV-2: a Hold with two players)
+    nxt = _next_seat(st, me, direction)
+    pressure = 0.0
+    if nxt != me:
+        pressure = _p_bust(st, cfg, ci, weights, rng, t1, owes, st[k.O_HAND_LEN + nxt])
+    return extra + W_PRESSURE * pressure + _safety(cfg, ci, rest, nrest, t1, n_active - 1)
+
+
+@njit(cache=True)
+def _score_second(
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, card: int, hand: I64, nhand: int,
+    total: int, played_99: bool,
+) -> float:  # fmt: skip
+    """``heuristic._score`` of a card that is not the first of two plays."""
+    rest = np.empty(4, np.int64)
+    nrest = _rest(hand, nhand, card, rest)
+    t1 = _total_after(cfg, total, card)
+    extra = _extra(cfg, card, rest, nrest)
+    return _tail(st, cfg, ci, weights, rng, card, rest, nrest, t1, card == _P2, extra)
+
+
+@njit(cache=True)
+def _score(
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, card: int, hand: I64, nhand: int,
+    total: int, first_of_two: bool, played_99: bool,
+) -> float:  # fmt: skip
+    """``heuristic._score``: one card's value by the one-turn look-ahead. (Two functions,
+    not one calling itself: Numba's disk cache does not keep recursive functions.)"""
+    if not first_of_two:
+        return _score_second(st, cfg, ci, weights, rng, card, hand, nhand, total, played_99)
+    rest = np.empty(4, np.int64)
+    nrest = _rest(hand, nhand, card, rest)
+    t1 = _total_after(cfg, total, card)
+    played = played_99 or card == _99
+    extra = _extra(cfg, card, rest, nrest)
+    if (cfg[k.C_ANSWERS] >> card) & 1:
+        return _tail(st, cfg, ci, weights, rng, card, rest, nrest, t1, True, extra)  # R-P2-3
+    # the second of two plays (R-P2-1) comes after a draw
+    safe = np.empty(4, np.int64)
+    ns = 0
+    for i in range(nrest):
+        if _is_safe(cfg, rest[i], t1, False, played):
+            safe[ns] = rest[i]
+            ns += 1
+    if ns:
+        order = np.empty(4, np.int64)
+        m = _set_order(safe, ns, order)  # the set's order: it orders the random draws
+        best = -np.inf
+        for i in range(m):
+            v = _score_second(st, cfg, ci, weights, rng, order[i], rest, nrest, t1, played)
+            if v > best:
+                best = v
+        return extra + best
+    n_pool = ci[_CI_N_POOL]
+    p_draw = _n_safe(cfg, ci, t1, False, played) / n_pool if n_pool else 0.0
+    return extra + p_draw * 0.5 - (1.0 - p_draw)
+
+
+@njit(cache=True)
+def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U32) -> int:
+    """``HeuristicBot(samples=4).act`` for the seat to move (no pending draw)."""
+    p = st[k.S_TO_MOVE]
+    n_legal = st[k.S_N_LEGAL]
+    if n_legal == 1:
+        return int(st[k.O_LEGAL])
+    if st[k.S_BUST_MODE] != 0:  # R-END-3: the card worth most points, then the highest
+        best = st[k.O_LEGAL]
+        for i in range(1, n_legal):
+            c = st[k.O_LEGAL + i]
+            if CARD_POINTS[c] > CARD_POINTS[best] or (
+                CARD_POINTS[c] == CARD_POINTS[best] and c > best
+            ):
+                best = c
+        return int(best)
+    for i in range(n_legal):
+        if st[k.O_LEGAL + i] == k.FOUR_99:
+            return k.FOUR_99  # R-99-3
+    _context(st, cfg, p, ci, weights)
+    nhand = st[k.O_HAND_LEN + p]
+    hand = st[k.O_HANDS + p * k.HAND_CAP : k.O_HANDS + p * k.HAND_CAP + nhand].copy()
+    first = st[k.S_PLAYS_LEFT] == 2
+    played_99 = st[k.S_PLAYED99] != 0
+    total = st[k.S_TOTAL]
+    best = st[k.O_LEGAL]
+    best_score = -np.inf
+    for i in range(n_legal):
+        a = st[k.O_LEGAL + i]
+        s = _score(st, cfg, ci, weights, rng, a, hand, nhand, total, first, played_99)
+        if s > best_score:
+            best = a
+            best_score = s
+    return int(best)
+
+
+@njit(cache=True)
+def _rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out: F64) -> None:
+    """``ismcts._rewards``: every seat's reward at the end of a rollout."""
+    n = st[k.S_N]
+    out[:n] = 0.0
+    w = st[k.S_N_WINNERS]
+    if w > 0:
+        for i in range(w):
+            out[st[k.O_WINNERS + i]] = 1.0 / w if w > 1 else 1.0
+        return
+    mode = cfg[k.C_MODE]
+    if mode == k.TOKENS:
+        for s in range(n):
+            out[s] = 1.0 if alive0[s] else 0.0
+            if alive0[s] and (st[k.O_TOKENS + s] < tokens0[s] or st[k.O_ALIVE + s] == 0):
+                out[s] = 0.0  # lost the round (R-END-2)
+        return
+    if mode == k.POINTS:
+        changed = False
+        for s in range(n):
+            if st[k.O_SCORES + s] != scores0[s]:
+                changed = True
+        if changed:
+            for s in range(n):
+                out[s] = max(0.0, 1.0 - (st[k.O_SCORES + s] - scores0[s]) / 60.0)
+            return
+    room = cfg[k.C_LIMIT] - st[k.S_TOTAL]
+    strength = np.zeros(n, np.float64)
+    live = 0
+    for s in range(n):
+        if st[k.O_ACTIVE + s] != 0:
+            v = 1.0
+            for i in range(st[k.O_HAND_LEN + s]):
+                c = st[k.O_HANDS + s * k.HAND_CAP + i]
+                if _is_escape(cfg, c):
+                    v += 1.0
+                elif c < room:
+                    v += 0.5
+            strength[s] = v
+        if strength[s] > 0:
+            live += 1
+    if live == 0:
+        return
+    if mode == k.ELIMINATION:
+        tot = 0.0
+        for s in range(n):
+            if strength[s] > 0:
+                tot += strength[s]
+        for s in range(n):
+            if strength[s] > 0:
+                out[s] = strength[s] / tot
+        return
+    inv = 0.0
+    for s in range(n):
+        if strength[s] > 0:
+            inv += 1.0 / strength[s]
+    for s in range(n):
+        if alive0[s]:
+            out[s] = 1.0 - ((1.0 / strength[s]) / inv if strength[s] > 0 else 0.0)
+
+
+@njit(cache=True)
+def _rollout(
+    st: I64, cfg: I64, action: int, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
+    gh: I64, ghl: I64, gd: I64, gdl: I64, ci: I64, weights: F64, rng: U32, rewards: F64,
+) -> float:  # fmt: skip
+    """``ISMCTSBot._play_out``: ``action``, then the heuristic in every seat to the end
+    of the round (or the horizon, or the searcher's elimination); ``me``'s reward."""
+    n = st[k.S_N]
+    start_round = st[k.S_ROUND]
+    elimination = cfg[k.C_MODE] == k.ELIMINATION
+    alive0 = st[k.O_ALIVE : k.O_ALIVE + n].copy()
+    tokens0 = st[k.O_TOKENS : k.O_TOKENS + n].copy()
+    scores0 = st[k.O_SCORES : k.O_SCORES + n].copy()
+    k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    steps = 0
+    while st[k.S_TO_MOVE] >= 0 and st[k.S_ROUND] == start_round and steps < MAX_ROLLOUT:
+        if elimination and st[k.O_ALIVE + me] == 0:
+            break
+        if st[k.S_PENDING] >= 0:
+            k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            continue
+        a = heuristic_act(st, cfg, ci, weights, rng)
+        k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        steps += 1
+    _rewards(st, cfg, alive0, tokens0, scores0, rewards)
+    return float(rewards[me])
+
+
+@njit(cache=True)
+def _rollouts(
+    st0: I64, cfg: I64, actions: I64, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
+    gh: I64, ghl: I64, gd: I64, gdl: I64, out: F64,
+) -> None:  # fmt: skip
+    ci = np.zeros(_CI_LEN, np.int64)
+    weights = np.zeros(16, np.float64)
+    rng = np.zeros(625, np.uint32)
+    rewards = np.zeros(k.MAXP, np.float64)
+    st = st0.copy()
+    for i in range(actions.shape[0]):
+        st[:] = st0
+        out[i] = _rollout(
+            st, cfg, actions[i], me, prefix, mt, buf, deck, gh, ghl, gd, gdl, ci, weights,
+            rng, rewards,
+        )  # fmt: skip
+
+
+def usable(g: Game) -> bool:
+    """Whether a world can be rolled out here: no deal fixed for a later round (the
+    companion's worlds), seeds the kernel's counters hold."""
+    return all(d is None for d in g.given_deals[g.round :]) and isinstance(g.seed, int)
+
+
+def world_state(g: Game) -> tuple[I64, I64, U8]:
+    """A world (a reference :class:`Game`) as the fast engine's state vector, rules vector
+    and seed bytes: every field the rules read, hands and piles in their order."""
+    st = k.new_state()
+    n = g.n
+    st[k.S_N] = n
+    st[k.S_TOTAL] = g.total
+    st[k.S_DIR] = g.direction
+    st[k.S_TO_MOVE] = -1 if g.to_move is None else g.to_move
+    st[k.S_OWES] = -1 if g.owes_two is None else g.owes_two
+    st[k.S_PLAYS_LEFT] = g.plays_left
+    st[k.S_PLAYED99] = g.played_99
+    st[k.S_N_ACTIVE] = g.n_active
+    st[k.S_ROUND] = g.round
+    st[k.S_PENDING] = -1 if g.pending_draw is None else g.pending_draw
+    st[k.S_RESHUFFLES] = g.reshuffles
+    st[k.S_BUST_MODE] = g.must_bust_play
+    for s in range(n):
+        hand = g.hands[s]
+        st[k.O_HAND_LEN + s] = len(hand)
+        st[k.O_HANDS + s * k.HAND_CAP : k.O_HANDS + s * k.HAND_CAP + len(hand)] = hand
+        st[k.O_ALIVE + s] = g.alive[s]
+        st[k.O_ACTIVE + s] = g.active[s]
+        if g.tokens is not None:
+            st[k.O_TOKENS + s] = g.tokens[s]
+        if g.scores is not None:
+            st[k.O_SCORES + s] = g.scores[s]
+    st[k.S_N_OUT] = len(g.out)
+    st[k.O_OUT : k.O_OUT + len(g.out)] = g.out
+    st[k.S_N_ROUND_OUT] = len(g.round_out)
+    st[k.O_ROUND_OUT : k.O_ROUND_OUT + len(g.round_out)] = g.round_out
+    w = g.winner
+    seats = [] if w is None else (w if isinstance(w, list) else [w])
+    st[k.S_N_WINNERS] = len(seats)
+    st[k.O_WINNERS : k.O_WINNERS + len(seats)] = seats
+    legal = g.legal_actions(g.to_move) if g.to_move is not None else ()
+    st[k.S_N_LEGAL] = len(legal)
+    st[k.O_LEGAL : k.O_LEGAL + len(legal)] = legal
+    st[k.S_N_DRAW] = len(g.draw_pile)
+    st[k.O_DRAW : k.O_DRAW + len(g.draw_pile)] = g.draw_pile
+    st[k.S_N_DISCARD] = len(g.discard)
+    st[k.O_DISCARD : k.O_DISCARD + len(g.discard)] = g.discard
+    prefix = np.frombuffer(str(g.seed).encode(), np.uint8).copy()
+    return st, rules_vector(g.rules), prefix
+
+
+_SCRATCH: dict[int, Any] = {}
+
+
+def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> list[float]:
+    """``[ISMCTSBot._play_out(g.copy(), a, me) for a in actions]``, compiled; ``g`` is
+    left as it was."""
+    st, cfg, prefix = world_state(g)
+    scratch = _SCRATCH.get(0)
+    if scratch is None:
+        scratch = _SCRATCH[0] = Scratch()
+    out = np.zeros(len(actions), np.float64)
+    _rollouts(
+        st, cfg, np.array(actions, np.int64), me, prefix, scratch.mt, scratch.buf,
+        scratch.deck, *_NO_DEALS, out,
+    )  # fmt: skip
+    return [float(v) for v in out]

@@ -1,0 +1,122 @@
+"""The search's compiled heuristic rollouts (``ono99.bots.fast_rollout``) give the very
+values of the Python rollouts, so the search plays the same moves with either (R-LIM-2,
+R-P2-1, R-P2-3, R-END-1, R-END-2, R-END-3, R-DRAW-1: the rules the heuristic reads)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ono99.bots.common as common
+import ono99.bots.heuristic as heuristic
+import ono99.bots.ismcts as ismcts
+from ono99 import DRAW, Game
+from ono99.arena import make_spec
+from ono99.arena.tournament import play_game
+from ono99.bots import fast_rollout as fr
+from ono99.bots import make_bot
+from ono99.determinize import sample_world
+from ono99.fast import core
+
+SETTINGS: list[tuple[str, dict[str, Any], int]] = [
+    ("mattel2022", {}, 4),
+    ("mattel2022", {}, 2),
+    ("classic1980", {}, 3),
+    ("classic1980", {"scoring": "points"}, 3),
+    ("classic1980", {"zero_ending_99": True, "draw_penalty": True}, 4),
+    ("classic1980", {"scoring": "points", "points_mode": "lowest", "target": 60}, 3),
+    ("gamerules", {}, 5),
+]
+
+
+def test_the_constants_are_the_heuristics() -> None:
+    """The compiled copy holds the heuristic's weights and the search's limits."""
+    for name in ("W_PRESSURE", "W_SAFETY", "W_ESCAPE", "W_SAFE_CARDS", "W_DUMP", "W_POINTS",
+                 "DRIFT"):  # fmt: skip
+        assert getattr(fr, name) == getattr(heuristic, name), name
+    assert tuple(fr.HAND_BIAS) == common.HAND_BIAS
+    assert tuple(fr.CARD_POINTS) == common.CARD_POINTS
+    assert fr.MAX_ROLLOUT == ismcts.MAX_ROLLOUT
+    assert make_bot("ismcts:12:heuristic", 0).policy.samples == fr.SAMPLES  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "n"), SETTINGS, ids=[s[0] + str(s[1]) for s in SETTINGS]
+)
+def test_rollouts_give_the_python_rollouts_values(
+    preset: str, options: dict[str, Any], n: int
+) -> None:
+    """For worlds sampled from many positions of random games, every root action's
+    rollout value is the Python rollout's, to the bit; the world is left as it was."""
+    bot = make_bot("ismcts:12:heuristic", 1)
+    rng = random.Random(f"{preset}{options}{n}")
+    checked = 0
+    for _ in range(4):
+        g = Game(preset, n, options=options, seed=rng.getrandbits(32), events=False)
+        while not g.is_over:
+            if g.pending_draw is not None:
+                g.apply(DRAW)
+                continue
+            p = g.to_move
+            assert p is not None
+            legal = g.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.25:
+                world = sample_world(g.view(p), rng)
+                before = world.copy()
+                want = [bot._play_out(world.copy(), a, p) for a in legal]  # type: ignore[attr-defined]
+                assert fr.rollout_values(world, legal, p) == want
+                assert world.hands == before.hands and world.draw_pile == before.draw_pile
+                checked += 1
+            g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 20
+
+
+@given(st.lists(st.integers(0, 15), max_size=4))
+def test_small_card_sets_iterate_in_cpythons_order(cards: list[int]) -> None:
+    """The heuristic's draws follow the order CPython iterates a set of up to four cards."""
+    out = np.zeros(4, np.int64)
+    m = fr._set_order(np.array([*cards, 0], np.int64), len(cards), out)
+    assert out[:m].tolist() == list({c for c in cards})
+
+
+def test_position_hash_is_pythons_hash() -> None:
+    """The heuristic's random numbers are seeded by hash() of the position: the compiled
+    hash is CPython's for positions of every preset (negative totals, owes_two, seats out)."""
+    rng = random.Random(4)
+    checked = 0
+    for preset, options, n in SETTINGS:
+        g = Game(preset, n, options=options, seed=rng.getrandbits(32), events=False)
+        while not g.is_over:
+            p = g.to_move
+            assert p is not None
+            st_, _, _ = fr.world_state(g)
+            assert fr._position_hash(st_, p) == heuristic._position_key(g.view(p))
+            checked += 1
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 200
+
+
+def test_the_search_plays_the_same_moves_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arena games of the search with compiled and with Python rollouts: the same moves,
+    the same results (the strength table's parts stay one bot)."""
+    spec = make_spec(["ismcts:8:heuristic:infer", "heuristic"], 3, "classic1980", {}, 2, 7)
+    fast = [play_game(spec, i, timed=False) for i in range(2)]
+    monkeypatch.setattr(ismcts, "FAST_ROLLOUTS", False)
+    slow = [play_game(spec, i, timed=False) for i in range(2)]
+    for a, b in zip(fast, slow, strict=True):
+        assert (a.winners, a.places, a.decisions) == (b.winners, b.places, b.decisions)
+
+
+def test_worlds_with_later_deals_keep_the_python_rollouts() -> None:
+    """A world with a deal fixed for a later round (the companion's) is not compiled."""
+    g = Game("classic1980", 3, seed=1, events=False)
+    assert fr.usable(g)
+    g.given_deals = [None, ([[2, 3, 4, 5]] * 3, [])]
+    assert not fr.usable(g)
+    assert core.STATE_LEN > 0
