@@ -106,7 +106,9 @@ def test_the_search_plays_the_same_moves_either_way(monkeypatch: pytest.MonkeyPa
     """Arena games of the search with compiled and with Python rollouts: the same moves,
     the same results (the strength table's parts stay one bot)."""
     spec = make_spec(["ismcts:8:heuristic:infer", "heuristic"], 3, "classic1980", {}, 2, 7)
+    monkeypatch.setattr(ismcts, "FAST_ROLLOUTS", True)  # compiled now, not in the background
     fast = [play_game(spec, i, timed=False) for i in range(2)]
+    assert ismcts._fast_rollout() is fr
     monkeypatch.setattr(ismcts, "FAST_ROLLOUTS", False)
     slow = [play_game(spec, i, timed=False) for i in range(2)]
     for a, b in zip(fast, slow, strict=True):
@@ -120,3 +122,28 @@ def test_worlds_with_later_deals_keep_the_python_rollouts() -> None:
     g.given_deals = [None, ([[2, 3, 4, 5]] * 3, [])]
     assert not fr.usable(g)
     assert core.STATE_LEN > 0
+
+
+def test_auto_compiles_in_the_background_and_then_uses_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """FAST_ROLLOUTS = "auto": the first search starts a background process that compiles
+    the rollouts (or finds them in the cache) and plays the Python rollouts meanwhile; once
+    it is done the compiled ones play. Without Numba they never do."""
+    import time
+
+    monkeypatch.setattr(ismcts, "_fast_state", "unknown")
+    monkeypatch.setattr(ismcts, "_fast_module", None)
+    monkeypatch.setattr(ismcts, "_warming", None)
+    assert ismcts.FAST_ROLLOUTS == "auto"
+    assert ismcts._fast_rollout() is None  # warming
+    warming = ismcts._warming
+    assert warming is not None and ismcts._fast_state == "warming"
+    deadline = time.monotonic() + 600
+    while ismcts._fast_rollout() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert ismcts._fast_rollout() is fr and warming.returncode == 0
+    monkeypatch.setattr(ismcts, "_fast_state", "unknown")
+    monkeypatch.setattr(ismcts.importlib.util, "find_spec", lambda name: None)
+    assert ismcts._fast_rollout() is None and ismcts._fast_state == "off"

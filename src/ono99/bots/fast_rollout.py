@@ -32,7 +32,7 @@ from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
 from ono99.fast.rng import mt_next, mt_seed_int
 from ono99.game import Game
 
-__all__ = ["world_state", "rollout_values", "usable"]
+__all__ = ["world_state", "rollout_values", "usable", "warm"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -699,3 +699,12 @@ def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> li
         scratch.deck, *_NO_DEALS, out,
     )  # fmt: skip
     return [float(v) for v in out]
+
+
+def warm() -> None:
+    """Compile the rollouts (or load them from Numba's disk cache): one rollout of each
+    scoring mode's kind of world."""
+    for rules, players in (("mattel2022", 3), ("classic1980", 3)):
+        g = Game(rules, players, seed=1, events=False)
+        legal = g.legal_actions()
+        rollout_values(g, legal, g.to_move or 0)
