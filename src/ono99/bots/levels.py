@@ -6,7 +6,7 @@ level    bot                                           per decision
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
 hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
-expert   plain ``ismcts``: heuristic rollouts to the   up to about 0.7 s (p99)
+expert   plain ``ismcts``: heuristic rollouts to the   up to about 0.4 s (p99)
          end of the game (mattel2022) or of the
          round (tokens) on worlds read from the
          others' plays (120 worlds); as hard with
