@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ono99.bots.common as common
+import ono99.bots.compiled as compiled
 import ono99.bots.heuristic as heuristic
 import ono99.bots.ismcts as ismcts
 from ono99 import DRAW, Game
@@ -106,10 +107,10 @@ def test_the_search_plays_the_same_moves_either_way(monkeypatch: pytest.MonkeyPa
     """Arena games of the search with compiled and with Python rollouts: the same moves,
     the same results (the strength table's parts stay one bot)."""
     spec = make_spec(["ismcts:8:heuristic:infer", "heuristic"], 3, "classic1980", {}, 2, 7)
-    monkeypatch.setattr(ismcts, "FAST_ROLLOUTS", True)  # compiled now, not in the background
+    monkeypatch.setattr(compiled, "FAST_ROLLOUTS", True)  # compiled now, not in the background
     fast = [play_game(spec, i, timed=False) for i in range(2)]
-    assert ismcts._fast_rollout() is fr
-    monkeypatch.setattr(ismcts, "FAST_ROLLOUTS", False)
+    assert compiled.module() is fr
+    monkeypatch.setattr(compiled, "FAST_ROLLOUTS", False)
     slow = [play_game(spec, i, timed=False) for i in range(2)]
     for a, b in zip(fast, slow, strict=True):
         assert (a.winners, a.places, a.decisions) == (b.winners, b.places, b.decisions)
@@ -132,18 +133,39 @@ def test_auto_compiles_in_the_background_and_then_uses_them(
     it is done the compiled ones play. Without Numba they never do."""
     import time
 
-    monkeypatch.setattr(ismcts, "_fast_state", "unknown")
-    monkeypatch.setattr(ismcts, "_fast_module", None)
-    monkeypatch.setattr(ismcts, "_warming", None)
-    assert ismcts.FAST_ROLLOUTS == "auto"
-    assert ismcts._fast_rollout() is None  # warming
-    warming = ismcts._warming
-    assert warming is not None and ismcts._fast_state == "warming"
+    monkeypatch.setattr(compiled, "_fast_state", "unknown")
+    monkeypatch.setattr(compiled, "_fast_module", None)
+    monkeypatch.setattr(compiled, "_warming", None)
+    assert compiled.FAST_ROLLOUTS == "auto"
+    assert compiled.module() is None  # warming
+    warming = compiled._warming
+    assert warming is not None and compiled._fast_state == "warming"
     deadline = time.monotonic() + 600
-    while ismcts._fast_rollout() is None:
+    while compiled.module() is None:
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    assert ismcts._fast_rollout() is fr and warming.returncode == 0
-    monkeypatch.setattr(ismcts, "_fast_state", "unknown")
-    monkeypatch.setattr(ismcts.importlib.util, "find_spec", lambda name: None)
-    assert ismcts._fast_rollout() is None and ismcts._fast_state == "off"
+    assert compiled.module() is fr and warming.returncode == 0
+    monkeypatch.setattr(compiled, "_fast_state", "unknown")
+    monkeypatch.setattr(compiled.importlib.util, "find_spec", lambda name: None)
+    assert compiled.module() is None and compiled._fast_state == "off"
+
+
+def test_the_compiled_heuristic_plays_the_heuristics_moves() -> None:
+    """The hand inference asks the heuristic what each player would have played: the
+    compiled heuristic answers the same, in every preset and mode (R-LIM-2, R-P2-3, R-END-3,
+    R-99-3, R-99-5, R-DRAW-1: a player's own pending draw is taken first)."""
+    bot = heuristic.HeuristicBot(0x7AC, samples=4)
+    rng = random.Random(9)
+    checked = 0
+    for preset, options, n in SETTINGS:
+        for _ in range(3):
+            g = Game(preset, n, options=options, seed=rng.getrandbits(32), events=False)
+            while not g.is_over:
+                p = g.to_move
+                assert p is not None
+                if len(g.legal_actions(p)) > 1:
+                    assert fr.heuristic_move(g) == bot.act(g.view(p))
+                    checked += 1
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 500

@@ -32,7 +32,7 @@ from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
 from ono99.fast.rng import mt_next, mt_seed_int
 from ono99.game import Game
 
-__all__ = ["world_state", "rollout_values", "usable", "warm"]
+__all__ = ["world_state", "rollout_values", "heuristic_move", "usable", "warm"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -495,6 +495,8 @@ def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U32) -> int:
     n_legal = st[k.S_N_LEGAL]
     if n_legal == 1:
         return int(st[k.O_LEGAL])
+    if st[k.O_LEGAL + n_legal - 1] == k.DRAW:
+        return k.DRAW  # R-DRAW-1: draw at once (the player's own draw, between two plays)
     if st[k.S_BUST_MODE] != 0:  # R-END-3: the card worth most points, then the highest
         best = st[k.O_LEGAL]
         for i in range(1, n_legal):
@@ -701,6 +703,21 @@ def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> li
     return [float(v) for v in out]
 
 
+@njit(cache=True)
+def _act(st: I64, cfg: I64) -> int:
+    ci = np.zeros(_CI_LEN, np.int64)
+    weights = np.zeros(16, np.float64)
+    rng = np.zeros(625, np.uint32)
+    return heuristic_act(st, cfg, ci, weights, rng)
+
+
+def heuristic_move(g: Game) -> int:
+    """``HeuristicBot(samples=4).act(view_of(g, g.to_move))``, compiled: the same move
+    (the hand inference asks it of every play it replays)."""
+    st, cfg, _ = world_state(g)
+    return int(_act(st, cfg))
+
+
 def warm() -> None:
     """Compile the rollouts (or load them from Numba's disk cache): one rollout of each
     scoring mode's kind of world."""
@@ -708,3 +725,4 @@ def warm() -> None:
         g = Game(rules, players, seed=1, events=False)
         legal = g.legal_actions()
         rollout_values(g, legal, g.to_move or 0)
+        heuristic_move(g)
