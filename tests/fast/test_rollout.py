@@ -169,3 +169,23 @@ def test_the_compiled_heuristic_plays_the_heuristics_moves() -> None:
                 legal = g.legal_actions()
                 g.apply(legal[rng.randrange(len(legal))])
     assert checked > 500
+
+
+def test_without_numba_the_search_plays_its_python_rollouts() -> None:
+    """``pip install ono99`` without the fast extra: the search still plays, with the
+    Python rollouts, and nothing tries to compile (CONTRACTS.md: heavy extras optional)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from ono99.arena import make_spec\n"
+        "from ono99.arena.tournament import play_game\n"
+        "import ono99.bots.compiled as compiled\n"
+        "spec = make_spec(['ismcts:6:heuristic:infer', 'heuristic'], 3, 'classic1980', {}, 1, 3)\n"
+        "r = play_game(spec, 0, timed=False)\n"
+        "print(compiled._fast_state, compiled._warming, r.decisions > 0, 'numba' in sys.modules)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["off", "None", "True", "True"]  # True: the None placeholder
