@@ -682,7 +682,14 @@ def world_state(g: Game) -> tuple[I64, I64, U8]:
     st[k.S_N_DISCARD] = len(g.discard)
     st[k.O_DISCARD : k.O_DISCARD + len(g.discard)] = g.discard
     prefix = np.frombuffer(str(g.seed).encode(), np.uint8).copy()
-    return st, rules_vector(g.rules), prefix
+    cfg = _RULES.get(g.rules)
+    if cfg is None:
+        cfg = _RULES[g.rules] = rules_vector(g.rules)
+    return st, cfg, prefix
+
+
+#: the rules vector of each preset and options met (read-only once built)
+_RULES: dict[Any, I64] = {}
 
 
 _SCRATCH: dict[int, Any] = {}
@@ -719,10 +726,13 @@ def heuristic_move(g: Game) -> int:
 
 
 def warm() -> None:
-    """Compile the rollouts (or load them from Numba's disk cache): one rollout of each
-    scoring mode's kind of world."""
+    """Compile the rollouts, the heuristic and the hand tracker
+    (:mod:`ono99.bots.fast_inference`), or load them from Numba's disk cache."""
     for rules, players in (("mattel2022", 3), ("classic1980", 3)):
         g = Game(rules, players, seed=1, events=False)
         legal = g.legal_actions()
         rollout_values(g, legal, g.to_move or 0)
         heuristic_move(g)
+    from ono99.bots import fast_inference  # it builds on this module: imported here
+
+    fast_inference.warm()
