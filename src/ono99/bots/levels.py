@@ -6,9 +6,9 @@ level    bot                                           per decision
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
 hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
-expert   plain ``ismcts``: heuristic rollouts to the   up to about 0.4 s (p99)
-         end of the game (mattel2022) or of the
-         round (tokens) on worlds read from the
+expert   plain ``ismcts``: heuristic rollouts to the   about 0.1 s (p99), up to
+         end of the game (mattel2022) or of the        0.4 s while its compiled
+         round (tokens) on worlds read from the        parts load (ono99[fast])
          others' plays (120 worlds); as hard with
          points; the heuristic (as medium) in
          elimination games of 5 or more players,
