@@ -411,14 +411,18 @@ def _game(st: I64, prev: PlayerView, seed: int) -> Game:
     return g
 
 
+#: work arrays of the kernels; they hold the GIL while they run (Numba's default), so two
+#: threads never use them at once
 _SCRATCH: dict[int, Any] = {}
-#: the arrays of the last (prev, view) asked about: a decision asks for 120 worlds of one
-_LAST: list[Any] = [None, None, None]
+#: (prev, view, arrays) of the last decision asked about (it asks for 120 worlds), kept as
+#: one tuple: bots of two web tables may ask from two threads
+_LAST: list[Any] = [None]
 
 
 def _arrays(prev: PlayerView, view: PlayerView, played: list[int]) -> tuple[Any, ...]:
-    if _LAST[0] is prev and _LAST[1] is view:
-        got: tuple[Any, ...] = _LAST[2]
+    last = _LAST[0]
+    if last is not None and last[0] is prev and last[1] is view:
+        got: tuple[Any, ...] = last[2]
         if got[4].tolist() == played:
             return got
     laid = [bool(h) for h in prev.laid_down]
@@ -429,7 +433,7 @@ def _arrays(prev: PlayerView, view: PlayerView, played: list[int]) -> tuple[Any,
         rules_vector(prev.rules),
         np.array(played, np.int64),
     )
-    _LAST[:] = [prev, view, got]
+    _LAST[0] = (prev, view, got)
     return got
 
 
