@@ -446,6 +446,74 @@ class Game:
         g.resettle()
         return g
 
+    @classmethod
+    def from_state(
+        cls,
+        rules: Rules,
+        names: Sequence[str],
+        seed: int | str,
+        *,
+        hands: list[list[int]],
+        draw_pile: list[int],
+        discard: list[int],
+        total: int,
+        direction: int,
+        to_move: int | None,
+        owes_two: int | None,
+        plays_left: int,
+        played_99: bool,
+        alive: list[bool],
+        active: list[bool],
+        out: list[int],
+        tokens: list[int] | None,
+        scores: list[int] | None,
+        round_out: list[int],
+        round: int,
+        winner: int | list[int] | None,
+        pending_draw: int | None,
+        reshuffles: int,
+        given_deals: Sequence[Deal | None] = (),
+    ) -> Game:
+        """A game in exactly this state (every field; the draw pile top card last), with no
+        history: how a state computed elsewhere comes back as a :class:`Game` (the compiled
+        hand inference, :mod:`ono99.bots.fast_inference`). Like :meth:`world`, never a real
+        game; its legal actions are worked out here."""
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.n = len(names)
+        g.names = list(names)
+        g.seed = seed
+        g.dealer = 0
+        g.given_deals = list(given_deals)
+        g.dealt = []
+        g.hands = hands
+        g.draw_pile = draw_pile
+        g.discard = discard
+        g.total = total
+        g.direction = direction
+        g._to_move = -1 if to_move is None else to_move
+        g._owes_two = -1 if owes_two is None else owes_two
+        g.plays_left = plays_left
+        g.played_99 = played_99
+        g.alive = alive
+        g.active = active
+        g.n_active = sum(active)
+        g.out = out
+        g.tokens = tokens
+        g.scores = scores
+        g.round_out = round_out
+        g.round = round
+        g._winner = winner
+        g._pending = -1 if pending_draw is None else pending_draw
+        g.moves = []
+        g.move_seats = []
+        g.events = None
+        g.reshuffles = reshuffles
+        g._legal = ()
+        g._bust_mode = False
+        g.resettle()
+        return g
+
     def resettle(self) -> None:
         """Bring the legal actions up to date after a search world's hidden cards were
         moved between hands and the draw pile (the public state unchanged): for bots

@@ -26,7 +26,7 @@ from ono99.bots.fast_rollout import _CI_LEN, HAND_BIAS, heuristic_act
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
-from ono99.fast.rng import mt_next
+from ono99.fast.rng import mt_next, randbelow, random_float
 from ono99.game import Game
 from ono99.view import PlayerView
 
@@ -37,31 +37,10 @@ _99 = 15
 
 
 @njit(cache=True)
-def _random(rng: U32) -> float:
-    a = mt_next(rng) >> 5
-    b = mt_next(rng) >> 6
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def _randbelow(rng: U32, n: int) -> int:
-    """``rng.randrange(n)`` for ``1 <= n < 2**32``, as CPython draws it."""
-    bits = 0
-    t = n
-    while t > 0:
-        bits += 1
-        t >>= 1
-    r = int(np.int64(mt_next(rng)) >> np.int64(32 - bits))
-    while r >= n:
-        r = int(np.int64(mt_next(rng)) >> np.int64(32 - bits))
-    return r
-
-
-@njit(cache=True)
 def _shuffle(rng: U32, x: I64, n: int) -> None:
     """``game.seeded_shuffle`` (= ``random.shuffle``) of ``x[:n]``."""
     for i in range(n - 1, 0, -1):
-        j = _randbelow(rng, i + 1)
+        j = randbelow(rng, i + 1)
         t = x[i]
         x[i] = x[j]
         x[j] = t
@@ -80,7 +59,7 @@ def _weighted_hand(rng: U32, pool: I64, m: int, kk: int, out: I64) -> int:
         return 0
     keys = np.empty(m, np.float64)
     for i in range(m):
-        keys[i] = math.pow(_random(rng), 1.0 / HAND_BIAS[pool[i]])
+        keys[i] = math.pow(random_float(rng), 1.0 / HAND_BIAS[pool[i]])
     # nlargest over (key, index): the last kk of a stable ascending sort by key
     order = np.argsort(keys, kind="mergesort")
     take = np.sort(order[m - kk :])[::-1]
@@ -242,7 +221,7 @@ def _replay(
         if holder < 0 or st[k.S_N_DRAW] == 0:
             return False
         k._hand_remove(st, holder, drawn)
-        k._hand_append(st, holder, _pile_pop(st, _randbelow(rng, st[k.S_N_DRAW])))
+        k._hand_append(st, holder, _pile_pop(st, randbelow(rng, st[k.S_N_DRAW])))
     st[k.O_DRAW + st[k.S_N_DRAW]] = drawn
     st[k.S_N_DRAW] += 1
     if not k.is_legal(st, action):
@@ -269,8 +248,8 @@ def _replay(
             if at < 0 or st[k.O_HAND_LEN + p] == 0:
                 return False
             _pile_pop(st, at)
-            out = _hand_pop(st, p, _randbelow(rng, st[k.O_HAND_LEN + p]))
-            _pile_insert(st, _randbelow(rng, st[k.S_N_DRAW] + 1), out)
+            out = _hand_pop(st, p, randbelow(rng, st[k.O_HAND_LEN + p]))
+            _pile_insert(st, randbelow(rng, st[k.S_N_DRAW] + 1), out)
             k._hand_append(st, p, c)
             k.compute_legal(st, cfg)  # resettle
         if not _legal_has(st, c):
@@ -369,46 +348,34 @@ def _view_state(view: PlayerView, laid: list[bool]) -> I64:
 
 def _game(st: I64, prev: PlayerView, seed: int) -> Game:
     """The kept world as the :class:`Game` the Python replay returns."""
-    g = Game.__new__(Game)
     n = int(st[k.S_N])
-    g.rules = prev.rules
-    g.n = n
-    g.names = list(prev.names)
-    g.seed = seed
-    g.dealer = 0
-    g.given_deals = [None] * prev.round
-    g.dealt = []
-    g.hands = [
-        [int(c) for c in st[k.O_HANDS + s * k.HAND_CAP : k.O_HANDS + s * k.HAND_CAP + st[k.O_HAND_LEN + s]]]
-        for s in range(n)
-    ]  # fmt: skip
-    g.draw_pile = [int(c) for c in st[k.O_DRAW : k.O_DRAW + st[k.S_N_DRAW]]]
-    g.discard = [int(c) for c in st[k.O_DISCARD : k.O_DISCARD + st[k.S_N_DISCARD]]]
-    g.total = int(st[k.S_TOTAL])
-    g.direction = int(st[k.S_DIR])
-    g._to_move = int(st[k.S_TO_MOVE])
-    g._owes_two = int(st[k.S_OWES])
-    g.plays_left = int(st[k.S_PLAYS_LEFT])
-    g.played_99 = bool(st[k.S_PLAYED99])
-    g.alive = [bool(v) for v in st[k.O_ALIVE : k.O_ALIVE + n]]
-    g.active = [bool(v) for v in st[k.O_ACTIVE : k.O_ACTIVE + n]]
-    g.n_active = int(st[k.S_N_ACTIVE])
-    g.out = [int(s) for s in st[k.O_OUT : k.O_OUT + st[k.S_N_OUT]]]
-    g.tokens = None if prev.tokens is None else [int(v) for v in st[k.O_TOKENS : k.O_TOKENS + n]]
-    g.scores = None if prev.scores is None else [int(v) for v in st[k.O_SCORES : k.O_SCORES + n]]
-    g.round_out = [int(s) for s in st[k.O_ROUND_OUT : k.O_ROUND_OUT + st[k.S_N_ROUND_OUT]]]
-    g.round = int(st[k.S_ROUND])
+
+    def seats(at: int, count: int) -> list[int]:
+        return [int(v) for v in st[at : at + count]]
+
     w = int(st[k.S_N_WINNERS])
-    seats = [int(s) for s in st[k.O_WINNERS : k.O_WINNERS + w]]
-    g._winner = None if w == 0 else seats[0] if w == 1 else seats
-    g._pending = int(st[k.S_PENDING])
-    g.moves = []
-    g.move_seats = []
-    g.events = None
-    g.reshuffles = int(st[k.S_RESHUFFLES])
-    g._legal = tuple(int(a) for a in st[k.O_LEGAL : k.O_LEGAL + st[k.S_N_LEGAL]])
-    g._bust_mode = bool(st[k.S_BUST_MODE])
-    return g
+    winners = seats(k.O_WINNERS, w)
+    return Game.from_state(
+        prev.rules, prev.names, seed,
+        hands=[seats(k.O_HANDS + s * k.HAND_CAP, int(st[k.O_HAND_LEN + s])) for s in range(n)],
+        draw_pile=seats(k.O_DRAW, int(st[k.S_N_DRAW])),
+        discard=seats(k.O_DISCARD, int(st[k.S_N_DISCARD])),
+        total=int(st[k.S_TOTAL]), direction=int(st[k.S_DIR]),
+        to_move=None if st[k.S_TO_MOVE] < 0 else int(st[k.S_TO_MOVE]),
+        owes_two=None if st[k.S_OWES] < 0 else int(st[k.S_OWES]),
+        plays_left=int(st[k.S_PLAYS_LEFT]), played_99=bool(st[k.S_PLAYED99]),
+        alive=[bool(v) for v in st[k.O_ALIVE : k.O_ALIVE + n]],
+        active=[bool(v) for v in st[k.O_ACTIVE : k.O_ACTIVE + n]],
+        out=seats(k.O_OUT, int(st[k.S_N_OUT])),
+        tokens=None if prev.tokens is None else seats(k.O_TOKENS, n),
+        scores=None if prev.scores is None else seats(k.O_SCORES, n),
+        round_out=seats(k.O_ROUND_OUT, int(st[k.S_N_ROUND_OUT])),
+        round=int(st[k.S_ROUND]),
+        winner=None if w == 0 else winners[0] if w == 1 else winners,
+        pending_draw=None if st[k.S_PENDING] < 0 else int(st[k.S_PENDING]),
+        reshuffles=int(st[k.S_RESHUFFLES]),
+        given_deals=[None] * prev.round,
+    )  # fmt: skip
 
 
 #: work arrays of the kernels; they hold the GIL while they run (Numba's default), so two

@@ -29,7 +29,7 @@ from numba import njit
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
-from ono99.fast.rng import mt_next, mt_seed_int
+from ono99.fast.rng import mt_seed_int, randbelow, random_float
 from ono99.game import Game
 
 __all__ = ["world_state", "rollout_values", "heuristic_move", "usable", "warm"]
@@ -129,13 +129,6 @@ def _position_hash(st: I64, seat: int) -> int:
     acc = _mix(acc, _finish_hash(inner, n))
     h = _finish_hash(acc, 12)
     return int(np.int64(h))  # Py_hash_t: the same bits, signed
-
-
-@njit(cache=True)
-def _random(rng: U32) -> float:
-    a = mt_next(rng) >> 5
-    b = mt_next(rng) >> 6
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -257,7 +250,7 @@ def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U32, kk: int, hand: I64) 
     live = ci[_CI_KINDS : _CI_KINDS + nk].copy()
     left = _sum16(weights)
     for j in range(kk):
-        u = _random(r) * left
+        u = random_float(r) * left
         c = -1
         for i in range(nk):
             c = live[i]
@@ -275,15 +268,7 @@ def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U32, kk: int, hand: I64) 
             nk -= 1
         weights[c] = counts[c] * HAND_BIAS[c]
         left = _sum16(weights)
-    m = ci[_CI_N_POOL] - kk  # rng.randrange(m), as getrandbits draws it
-    bits = 0
-    t = m
-    while t > 0:
-        bits += 1
-        t >>= 1
-    i = int(np.int64(mt_next(r)) >> np.int64(32 - bits))
-    while i >= m:
-        i = int(np.int64(mt_next(r)) >> np.int64(32 - bits))
+    i = randbelow(r, ci[_CI_N_POOL] - kk)  # rng.randrange(n_pool - k)
     for drawn in range(16):
         if i < counts[drawn]:
             return drawn

@@ -20,18 +20,10 @@ from numba import njit
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
-from ono99.fast.rng import mt_next
+from ono99.fast.rng import random_float
 from ono99.rules import make_rules
 
 __all__ = ["run_bench_fast"]
-
-
-@njit(cache=True)
-def _random(pick: U32) -> float:
-    """``random.random()``: 53 bits from two draws, as CPython makes them."""
-    a = mt_next(pick) >> 5
-    b = mt_next(pick) >> 6
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -61,7 +53,7 @@ def play_games(
             count = st[k.S_N_LEGAL]
             pending = st[k.S_PENDING]
             extra = pending >= 0 and pending != st[k.S_TO_MOVE]
-            i = int(_random(pick) * (count + 1 if extra else count))
+            i = int(random_float(pick) * (count + 1 if extra else count))
             action = k.DRAW if i == count else st[k.O_LEGAL + i]
             k.apply(st, cfg, action, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
             steps += 1

@@ -24,6 +24,8 @@ __all__ = [
     "mt_next",
     "mt_seed_bytes",
     "mt_seed_int",
+    "random_float",
+    "randbelow",
     "init_by_array",
     "seed_for",
     "sha512",
@@ -330,3 +332,25 @@ def shuffle(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -
         x[i] = x[j]
         x[j] = tmp
     state[_N] = np.uint32(idx)
+
+
+@numba.njit(cache=True)
+def random_float(state: npt.NDArray[np.uint32]) -> float:
+    """``random.Random.random()``: 53 bits from two draws, as CPython makes them."""
+    a = mt_next(state) >> 5
+    b = mt_next(state) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True)
+def randbelow(state: npt.NDArray[np.uint32], n: int) -> int:
+    """``random.Random.randrange(n)`` for ``1 <= n < 2**32``, as CPython draws it."""
+    bits = 0
+    t = n
+    while t > 0:
+        bits += 1
+        t >>= 1
+    r = getrandbits(state, bits)
+    while r >= n:
+        r = getrandbits(state, bits)
+    return r
