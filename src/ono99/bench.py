@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ono99.game import Game
-from ono99.rules import make_rules
+from ono99.rules import Rules, make_rules
 
-__all__ = ["run_bench"]
+__all__ = ["run_bench", "bench_result"]
 
 
 def run_bench(
@@ -47,15 +47,21 @@ def run_bench(
         played += 1
         if played == games or (games is None and clock() >= deadline):
             break
-    elapsed = clock() - start
+    return bench_result("reference", r, players, played, steps, clock() - start)
+
+
+def bench_result(
+    engine: str, rules: Rules, players: int, games: int, steps: int, elapsed: float
+) -> dict[str, Any]:
+    """``ono99 bench --json``'s object (CONTRACTS.md), for either engine."""
     return {
-        "engine": "reference",
-        "rules": r.preset,
-        "options": dict(r.options),
+        "engine": engine,
+        "rules": rules.preset,
+        "options": dict(rules.options),
         "players": players,
-        "games": played,
+        "games": games,
         "steps": steps,
         "seconds": round(elapsed, 4),
-        "games_per_s": round(played / elapsed, 1),
+        "games_per_s": round(games / elapsed, 1),
         "steps_per_s": round(steps / elapsed, 1),
     }

@@ -30,7 +30,7 @@ from ono99.view import PlayerView, PublicView, public_view, view_of
 
 __all__ = [
     "Game", "Deal", "hand_points", "new_seed", "CARD_POINTS", "illegal_action_error",
-    "seeded_shuffle",
+    "seeded_shuffle", "check_setup",
 ]  # fmt: skip
 
 #: bits of a seed the user did not choose: far too many to search from what a player sees
@@ -98,6 +98,50 @@ def _shuffle(rng: random.Random, x: list[int]) -> None:
 seeded_shuffle = _shuffle
 
 
+def check_setup(
+    rules: str | Rules,
+    players: int | Sequence[str],
+    options: Mapping[str, Any] | None,
+    seed: int | str | None,
+    dealer: int | None,
+) -> tuple[Rules, list[str], int | str, int]:
+    """A new game's arguments checked (R-SET-5, R-SET-6, R-SET-3, R-REC) as every engine
+    checks them: the rules, the players' names, the seed (a fresh unguessable one when
+    None) and the dealer (seat n - 1 when None). Raises RulesError or RecordError."""
+    if isinstance(rules, Rules):
+        if options:
+            raise RulesError(N_("pass options to make_rules, not with a Rules object"))
+        r = rules
+    else:
+        r = make_rules(rules, options)
+    if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+        raise RulesError(
+            N_("players must be a count or a list of names, not {value}"), value=repr(players)
+        )
+    n = players if isinstance(players, int) else len(players)
+    if not r.min_players <= n <= r.max_players:
+        raise RulesError(
+            N_("{preset} is for {low} to {high} players, not {count}"),
+            rule="R-SET-5", preset=r.preset, low=r.min_players, high=r.max_players, count=n,
+        )  # fmt: skip
+    if isinstance(players, int):
+        names = [f"Player {i + 1}" for i in range(n)]
+    else:
+        names = [str(p) for p in players]
+    if seed is None:
+        seed = new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise RecordError(N_("seed must be an integer or a string, not {value}"), value=repr(seed))
+    if dealer is None:
+        dealer = n - 1
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise RecordError(
+            N_("dealer must be a seat from 0 to {last}, not {value}"),
+            last=n - 1, value=repr(dealer),
+        )  # fmt: skip
+    return r, names, seed, dealer
+
+
 class Game:
     """A game of ONO 99 under one preset.
 
@@ -134,40 +178,9 @@ class Game:
         deals: Sequence[Deal] | None = None,
         events: bool = True,
     ) -> None:
-        if isinstance(rules, Rules):
-            if options:
-                raise RulesError(N_("pass options to make_rules, not with a Rules object"))
-            self.rules = rules
-        else:
-            self.rules = make_rules(rules, options)
+        self.rules, names, seed, dealer = check_setup(rules, players, options, seed, dealer)
         r = self.rules
-        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
-            raise RulesError(
-                N_("players must be a count or a list of names, not {value}"), value=repr(players)
-            )
-        n = players if isinstance(players, int) else len(players)
-        if not r.min_players <= n <= r.max_players:
-            raise RulesError(
-                N_("{preset} is for {low} to {high} players, not {count}"),
-                rule="R-SET-5", preset=r.preset, low=r.min_players, high=r.max_players, count=n,
-            )  # fmt: skip
-        if isinstance(players, int):
-            names = [f"Player {i + 1}" for i in range(n)]
-        else:
-            names = [str(p) for p in players]
-        if seed is None:
-            seed = new_seed()
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise RecordError(
-                N_("seed must be an integer or a string, not {value}"), value=repr(seed)
-            )
-        if dealer is None:
-            dealer = n - 1
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RecordError(
-                N_("dealer must be a seat from 0 to {last}, not {value}"),
-                last=n - 1, value=repr(dealer),
-            )  # fmt: skip
+        n = len(names)
         self.n = n
         self.names = names
         self.seed = seed

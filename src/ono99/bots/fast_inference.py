@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ono99.bots.fast_rollout import _CI_LEN, HAND_BIAS, heuristic_act
+from ono99.bots.fast_rollout import HAND_BIAS, heuristic_act, heuristic_work
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
@@ -193,14 +193,6 @@ def _hand_pop(st: I64, s: int, i: int) -> int:
 
 
 @njit(cache=True)
-def _legal_has(st: I64, a: int) -> bool:
-    for i in range(st[k.S_N_LEGAL]):  # noqa: SIM110 (Numba compiles no generators)
-        if st[k.O_LEGAL + i] == a:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _replay(
     st: I64, cfg: I64, rng: U32, me: int, action: int, drawn: int, played: I64,
     target: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
@@ -234,7 +226,7 @@ def _replay(
         p = st[k.S_TO_MOVE]
         if p < 0 or p == me:
             return False
-        if c == _99 and _legal_has(st, k.FOUR_99) and i + 4 <= np_:
+        if c == _99 and k.is_legal(st, k.FOUR_99) and i + 4 <= np_:
             four = True
             for j in range(i, i + 4):
                 if played[j] != _99:
@@ -252,7 +244,7 @@ def _replay(
             _pile_insert(st, randbelow(rng, st[k.S_N_DRAW] + 1), out)
             k._hand_append(st, p, c)
             k.compute_legal(st, cfg)  # resettle
-        if not _legal_has(st, c):
+        if not k.is_legal(st, c):
             return False
         if st[k.S_N_LEGAL] > 1 and heuristic_act(st, cfg, ci, weights, hrng) != c:
             return False  # the model would not have played it with this hand
@@ -292,9 +284,7 @@ def _track(
     world's seed (its state in ``st``), or -1 when every try failed."""
     pool = np.empty(k.PILE_CAP, np.int64)
     prefix_buf = np.empty(16, np.uint8)
-    ci = np.zeros(_CI_LEN, np.int64)
-    weights = np.zeros(16, np.float64)
-    hrng = np.zeros(625, np.uint32)
+    ci, weights, hrng = heuristic_work()
     for _ in range(tries):
         seed = _believed(rng, tpl, cfg, me, laid, st, pool)
         plen = _digits(seed, prefix_buf)

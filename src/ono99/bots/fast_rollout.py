@@ -32,7 +32,7 @@ from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
 from ono99.fast.rng import mt_seed_int, randbelow, random_float
 from ono99.game import Game
 
-__all__ = ["world_state", "rollout_values", "heuristic_move", "usable", "warm"]
+__all__ = ["world_state", "rollout_values", "heuristic_move", "heuristic_work", "usable", "warm"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -474,6 +474,13 @@ def _score(
 
 
 @njit(cache=True)
+def heuristic_work() -> tuple[I64, F64, U32]:
+    """The work arrays :func:`heuristic_act` needs: the decision's counts, the card
+    weights, the generator's state."""
+    return np.zeros(_CI_LEN, np.int64), np.zeros(16, np.float64), np.zeros(625, np.uint32)
+
+
+@njit(cache=True)
 def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U32) -> int:
     """``HeuristicBot(samples=4).act`` for the seat to move (no pending draw)."""
     p = st[k.S_TO_MOVE]
@@ -605,9 +612,7 @@ def _rollouts(
     st0: I64, cfg: I64, actions: I64, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
     gh: I64, ghl: I64, gd: I64, gdl: I64, out: F64,
 ) -> None:  # fmt: skip
-    ci = np.zeros(_CI_LEN, np.int64)
-    weights = np.zeros(16, np.float64)
-    rng = np.zeros(625, np.uint32)
+    ci, weights, rng = heuristic_work()
     rewards = np.zeros(k.MAXP, np.float64)
     st = st0.copy()
     for i in range(actions.shape[0]):
@@ -697,9 +702,7 @@ def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> li
 
 @njit(cache=True)
 def _act(st: I64, cfg: I64) -> int:
-    ci = np.zeros(_CI_LEN, np.int64)
-    weights = np.zeros(16, np.float64)
-    rng = np.zeros(625, np.uint32)
+    ci, weights, rng = heuristic_work()
     return heuristic_act(st, cfg, ci, weights, rng)
 
 

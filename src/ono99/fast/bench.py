@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ono99.bench import bench_result
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
@@ -102,15 +103,4 @@ def run_bench_fast(
             per_game = spent / played
             left = seconds - spent
             batch = max(1, int(min(0.05, left) / per_game))
-    elapsed = clock() - start
-    return {
-        "engine": "fast",
-        "rules": r.preset,
-        "options": dict(r.options),
-        "players": players,
-        "games": played,
-        "steps": steps,
-        "seconds": round(elapsed, 4),
-        "games_per_s": round(played / elapsed, 1),
-        "steps_per_s": round(steps / elapsed, 1),
-    }
+    return bench_result("fast", r, players, played, steps, clock() - start)

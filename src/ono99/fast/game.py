@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from ono99.cards import DRAW, action_code, parse_action
-from ono99.errors import IllegalAction, RecordError, RulesError
+from ono99.errors import IllegalAction, RecordError
 from ono99.fast import core as k
-from ono99.game import Deal, illegal_action_error, new_seed
+from ono99.game import Deal, check_setup, illegal_action_error
 from ono99.i18n import N_
-from ono99.rules import Rules, make_rules
+from ono99.rules import Rules
 from ono99.scoring import Points, Tokens
 
 __all__ = ["FastGame", "replay", "rules_vector", "Scratch"]
@@ -114,42 +114,9 @@ class FastGame:
         dealer: int | None = None,
         deals: Sequence[Any] | None = None,
     ) -> None:
-        if isinstance(rules, Rules):
-            if options:
-                raise RulesError(N_("pass options to make_rules, not with a Rules object"))
-            self.rules = rules
-        else:
-            self.rules = make_rules(rules, options)
+        self.rules, self.names, seed, dealer = check_setup(rules, players, options, seed, dealer)
         r = self.rules
-        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
-            raise RulesError(
-                N_("players must be a count or a list of names, not {value}"), value=repr(players)
-            )
-        n = players if isinstance(players, int) else len(players)
-        if not r.min_players <= n <= r.max_players:
-            raise RulesError(
-                N_("{preset} is for {low} to {high} players, not {count}"),
-                rule="R-SET-5", preset=r.preset, low=r.min_players, high=r.max_players, count=n,
-            )  # fmt: skip
-        self.names = (
-            [f"Player {i + 1}" for i in range(n)]
-            if isinstance(players, int)
-            else [str(p) for p in players]
-        )
-        if seed is None:
-            seed = new_seed()
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise RecordError(
-                N_("seed must be an integer or a string, not {value}"), value=repr(seed)
-            )
-        if dealer is None:
-            dealer = n - 1
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RecordError(
-                N_("dealer must be a seat from 0 to {last}, not {value}"),
-                last=n - 1, value=repr(dealer),
-            )  # fmt: skip
-        self.n = n
+        n = self.n = len(self.names)
         self.seed = seed
         self.dealer = dealer
         self._cfg = rules_vector(r)
