@@ -714,13 +714,16 @@ def heuristic_move(g: Game) -> int:
 
 
 def warm() -> None:
-    """Compile the rollouts, the heuristic and the hand tracker
-    (:mod:`ono99.bots.fast_inference`), or load them from Numba's disk cache."""
+    """Compile the rollouts, the heuristic, the hand tracker
+    (:mod:`ono99.bots.fast_inference`) and the searches (:mod:`ono99.bots.fast_tree`,
+    :mod:`ono99.bots.fast_flat`), or load them from Numba's disk cache."""
     for rules, players in (("mattel2022", 3), ("classic1980", 3)):
         g = Game(rules, players, seed=1, events=False)
         legal = g.legal_actions()
         rollout_values(g, legal, g.to_move or 0)
         heuristic_move(g)
-    from ono99.bots import fast_inference  # it builds on this module: imported here
+    from ono99.bots import fast_flat, fast_inference, fast_tree  # they build on this module
 
     fast_inference.warm()
+    fast_tree.warm()
+    fast_flat.warm()

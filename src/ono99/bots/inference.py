@@ -30,7 +30,7 @@ from ono99.errors import Ono99Error
 from ono99.game import Game, seeded_shuffle
 from ono99.view import PlayerView, view_of
 
-__all__ = ["HandTracker", "ParticleTracker"]
+__all__ = ["HandTracker", "ParticleTracker", "compiled_model"]
 
 #: the model of the other players: a policy from a view to an action
 Policy = Callable[[PlayerView], int]
@@ -60,7 +60,7 @@ class HandTracker:
         plan = self._plan(view)
         if plan is not None:
             prev, action, drawn, played = plan
-            if _compiled_model(self.model) is not None:  # the same worlds, compiled
+            if compiled_model(self.model) is not None:  # the same worlds, compiled
                 from ono99.bots import fast_inference
 
                 w = fast_inference.track(prev, action, drawn, played, view, rng, self.tries)
@@ -125,7 +125,7 @@ class HandTracker:
         return None if got is None else got[0]
 
 
-def _compiled_model(model: Policy) -> Callable[[Game], int] | None:
+def compiled_model(model: Policy) -> Callable[[Game], int] | None:
     """The compiled heuristic (:mod:`ono99.bots.fast_rollout`, the same moves) when ``model``
     is the plain heuristic with 4 samples and it is ready (:mod:`ono99.bots.compiled`)."""
     bot = getattr(model, "__self__", None)
@@ -161,7 +161,7 @@ def _replay(
     a card drawn during the replay itself (after the first of two plays)."""
     strict = eps > 0.0
     weight = 1.0
-    fast = _compiled_model(model)
+    fast = compiled_model(model)
     me = view.seat
     pile = w.draw_pile
     for c in drawn:  # the card the bot really drew goes on top of the pile

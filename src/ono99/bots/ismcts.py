@@ -65,7 +65,7 @@ from ono99.bots.common import (
     is_escape,
 )
 from ono99.bots.heuristic import HeuristicBot
-from ono99.bots.inference import HandTracker, ParticleTracker
+from ono99.bots.inference import HandTracker, ParticleTracker, compiled_model
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
 from ono99.errors import Ono99Error
@@ -198,6 +198,9 @@ class ISMCTSBot(Bot):
         below the root, one ISMCTS tree per root action. Returns the heuristic's
         ``prior`` unless another action beats it by ``z`` standard errors."""
         rng = self.rng
+        compiled_move = self._compiled_search(view, prior)
+        if compiled_move is not None:
+            return compiled_move
         legal = view.legal
         k = len(legal)
         roots = [_Edge() for _ in legal]
@@ -236,6 +239,47 @@ class ISMCTSBot(Bot):
             if score > best_score:
                 best, best_score = a, score
         return best
+
+    def _compiled_search(self, view: PlayerView, prior: int) -> int | None:
+        """:meth:`search` run whole by the compiled search where Numba is installed and it
+        covers this configuration (the same move, the generator left alike), else None:
+        the tree with the greedy or random rollout policy on believed worlds
+        (:mod:`ono99.bots.fast_tree`), and the heuristic rollouts on worlds read from the
+        plays or believed (:mod:`ono99.bots.fast_flat`)."""
+        fast = compiled.module()
+        if fast is None:
+            return None
+        tracker = self.tracker
+        if self.rollout != "heuristic":
+            if tracker is not None or not self.belief:
+                return None
+            from ono99.bots import fast_tree  # with Numba only
+
+            move: int = fast_tree.search(
+                view, prior, self.rng, self.iterations, self.c, self.epsilon, self.horizon,
+                self.z,
+            )  # fmt: skip
+            return move
+        if type(self.policy) is not HeuristicBot or self.policy.samples != fast.SAMPLES:
+            return None
+        if tracker is None:
+            if not self.belief:
+                return None
+            plan = None
+        elif type(tracker) is HandTracker and compiled_model(tracker.model) is not None:
+            plan = tracker._plan(view)
+        else:
+            return None
+        from ono99.bots import fast_flat  # with Numba only
+
+        move, kept, fallbacks = fast_flat.search(
+            view, prior, self.rng, self.iterations, self.z, plan,
+            0 if tracker is None else tracker.tries,
+        )  # fmt: skip
+        if tracker is not None:
+            tracker.kept += kept
+            tracker.fallbacks += fallbacks
+        return move
 
     def _play_outs(self, world: Game, legal: tuple[int, ...], me: int) -> list[float]:
         """Every root action played out in ``world`` (left as it was): compiled where

@@ -72,7 +72,7 @@ class ExpertBot(PresetISMCTS):
     """The ``expert`` level: plain ``ismcts`` (:class:`PresetISMCTS`), except in
     elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players, where it plays the
     heuristic's card at once. The search beats the heuristic with 4 players (the fixed
-    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.65 s a move (p99, CPU);
+    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.12 s a move (p99, CPU, compiled);
     with 5 and 6 players no run has measured it, and its rollouts to the end of the
     game grow with the table, so there the level keeps the heuristic."""
 
