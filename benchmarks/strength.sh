@@ -22,6 +22,8 @@
 #   m4 greedy-random 0.20, heuristic-greedy 0.32, ismcts-heuristic 0.15 (blocks of 4)
 #   c3 (tokens) heuristic-greedy 0.61, ismcts-heuristic 0.36 (blocks of 3)
 #   c3 (points): not measured before; the tokens figures are assumed.
+#   c3 (points) rollout search: 0.38 (blocks of 3), measured on the first 19 parts of
+#   c3p-ismcts-heuristic, when the row c3p-rollouts-heuristic was added (2026-12-01).
 # The bound rows (a player who sees every card against the heuristic,
 # benchmarks/skill_ceiling.py --bound) need less: their edge is large (80 % of games in a
 # first try of 20) and is only the yardstick; their 95 % interval is about +-2 to 3 %.
@@ -50,6 +52,10 @@ ROWS=(
   "c3p-ismcts-heuristic|arena|3|classic1980|scoring=points|ismcts:300,heuristic|300|$(seq -s ' ' 15421 15480)"
   "m2-ismcts-heuristic|arena|2|mattel2022||ismcts:120:heuristic:infer:z2,heuristic|500|$(seq -s ' ' 15121 15136)"
   "c3t-ismcts-heuristic|arena|3|classic1980|scoring=tokens|ismcts:120:heuristic:infer,heuristic|150|$(seq -s ' ' 15501 15596)"
+  # Added 2026-12-01, before any of it ran: with points the tree search (the row
+  # c3p-ismcts-heuristic) trailed the heuristic in its first 19 parts; this asks whether the
+  # rollout search that plain ismcts plays with tokens does better with points.
+  "c3p-rollouts-heuristic|arena|3|classic1980|scoring=points|ismcts:120:heuristic:infer,heuristic|300|$(seq -s ' ' 15701 15760)"
 )
 
 if [[ "${1:-}" == list ]]; then

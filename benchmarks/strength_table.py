@@ -217,50 +217,68 @@ def cell(row: Row | None, e: Edge | None) -> str:
     return f"{e.verdict}, {e.text()}"
 
 
-def summary(rows: list[Row]) -> list[str]:
-    by: dict[tuple[str, str, str], Edge] = {}
-    rows_by: dict[tuple[str, str, str], Row] = {}
+#: (setting, stronger bot, weaker bot) -> the rows comparing them: (row, the row's name for
+#: the stronger bot, the edge when parts are in)
+Found = dict[tuple[str, str, str], list[tuple[Row, str, "Edge | None"]]]
+
+
+def found_edges(rows: list[Row]) -> Found:
+    by: Found = {}
     for row in rows:
-        pairs = list(zip(row.bots, row.bots[1:], strict=False))
         found = {(base(e.a), base(e.b)): e for e in edges(row)}
-        for hi, lo in pairs:
+        for hi, lo in zip(row.bots, row.bots[1:], strict=False):
             key = (row.setting, base(hi), base(lo))
-            rows_by[key] = row
-            if (base(hi), base(lo)) in found:
-                by[key] = found[(base(hi), base(lo))]
+            by.setdefault(key, []).append((row, hi, found.get((base(hi), base(lo)))))
+    return by
+
+
+def cells(entries: list[tuple[Row, str, Edge | None]] | None) -> str:
+    """One comparison's cell; a setting with several rows for it (two configurations of
+    the search) names each."""
+    if not entries:
+        return "—"
+    if len(entries) == 1:
+        return cell(entries[0][0], entries[0][2])
+    return "; ".join(f"`{hi}`: {cell(row, e)}" for row, hi, e in entries)
+
+
+def summary(rows: list[Row]) -> list[str]:
+    by = found_edges(rows)
     lines = [
         "| setting | greedy > random | heuristic > greedy | ismcts > heuristic "
         "| bound: sees every card > heuristic | share of the room: greedy / ismcts |",
         "|---|---|---|---|---|---|",
     ]
     for s, label in SETTINGS.items():
-        cells = [cell(rows_by.get((s, a, b)), by.get((s, a, b))) for a, b in COLUMNS]
-        bkey = (s, "omniscient", "heuristic")
-        cells.append(cell(rows_by.get(bkey), by.get(bkey)))
-        cells.append(shares(by, s))
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        out = [cells(by.get((s, a, b))) for a, b in COLUMNS]
+        out.append(cells(by.get((s, "omniscient", "heuristic"))))
+        out.append(shares(by, s))
+        lines.append(f"| {label} | " + " | ".join(out) + " |")
     return lines
 
 
-def shares(by: dict[tuple[str, str, str], Edge], s: str) -> str:
-    """Greedy's and ismcts's share of the room above the heuristic, with 95 % intervals
-    (the bound's own error included, to first order)."""
-    bound = by.get((s, "omniscient", "heuristic"))
-    if bound is None or bound.diff <= 0:
+def shares(by: Found, s: str) -> str:
+    """Greedy's and each search's share of the room above the heuristic, with 95 %
+    intervals (the bound's own error included, to first order)."""
+    bounds = [e for _, _, e in by.get((s, "omniscient", "heuristic"), []) if e is not None]
+    if not bounds or bounds[0].diff <= 0:
         return "needs the bound"
+    bound = bounds[0]
     out = []
-    for key, sign, label in (
-        ((s, "heuristic", "greedy"), -1, "greedy"),
-        ((s, "ismcts", "heuristic"), 1, "ismcts"),
-    ):
-        e = by.get(key)
-        if e is None:
-            out.append(f"{label}: not yet run")
-            continue
-        share = sign * e.diff / bound.diff
-        rel = math.hypot(e.se / bound.diff, share * bound.se / bound.diff)
-        tail = "" if e.row.complete and bound.row.complete else " (partial)"
-        out.append(f"{label} {100 * share:+.1f} % ± {100 * Z95 * rel:.1f}{tail}")
+    searches = by.get((s, "ismcts", "heuristic"), [])
+    for key, sign in (((s, "heuristic", "greedy"), -1), ((s, "ismcts", "heuristic"), 1)):
+        entries = by.get(key) or []
+        if not entries:
+            out.append(f"{key[1] if sign > 0 else 'greedy'}: not yet run")
+        for row, hi, e in entries:
+            label = "greedy" if sign < 0 else "ismcts" if len(searches) == 1 else f"`{hi}`"
+            if e is None:
+                out.append(f"{label}: not yet run")
+                continue
+            share = sign * e.diff / bound.diff
+            rel = math.hypot(e.se / bound.diff, share * bound.se / bound.diff)
+            tail = "" if row.complete and bound.row.complete else " (partial)"
+            out.append(f"{label} {100 * share:+.1f} % ± {100 * Z95 * rel:.1f}{tail}")
     return "; ".join(out)
 
 

@@ -5,11 +5,13 @@ level    bot                                           per decision
 ======== ============================================= ==========================
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
-hard     ismcts, 300 worlds (greedy rollouts)          median well under 100 ms
-expert   plain ``ismcts``: heuristic rollouts to the   about 0.1 s (p99), up to
-         end of the game (mattel2022) or of the        0.4 s while its compiled
-         round (tokens) on worlds read from the        parts load (ono99[fast])
-         others' plays (120 worlds); as hard with
+hard     ismcts, 300 worlds (greedy rollouts)          under 15 ms (p99) compiled
+                                                       (ono99[fast]), about 0.1 s
+                                                       in Python
+expert   plain ``ismcts``: heuristic rollouts to the   under 0.1 s (p99) compiled,
+         end of the game (mattel2022) or of the        up to 0.7 s in Python (and
+         round (tokens) on worlds read from the        while the compiled search
+         others' plays (120 worlds); as hard with      loads in a new process)
          points; the heuristic (as medium) in
          elimination games of 5 or more players,
          where no search has been measured
