@@ -182,6 +182,28 @@ def test_expert_plays_the_heuristic_in_elimination_games_of_five_or_more() -> No
     )
 
 
+def test_hard_and_expert_play_the_heuristic_with_points() -> None:
+    """With points (R-END-3), where the tree search trails the heuristic (docs/strength.md),
+    ``hard`` and ``expert`` play the heuristic's cards; with tokens (R-END-2) ``hard`` is
+    still the tree search, and it does choose differently from the heuristic there."""
+    from ono99.bots.levels import HEURISTIC_MODES, HardBot
+
+    assert "points" in HEURISTIC_MODES and isinstance(make_bot("hard"), HardBot)
+    points = {"scoring": "points"}
+    for level in ("hard", "expert"):
+        table = [level, "greedy", "heuristic"]
+        assert _moves(table, "classic1980", 3, 21, 300, points) == _moves(
+            ["heuristic", *table[1:]], "classic1980", 3, 21, 300, points
+        )
+    tokens = ["hard", "greedy", "heuristic"]
+    assert _moves(tokens, "classic1980", 3, 6, 120) == _moves(
+        ["ismcts:300", *tokens[1:]], "classic1980", 3, 6, 120
+    )
+    assert _moves(tokens, "classic1980", 3, 6, 120) != _moves(
+        ["heuristic", *tokens[1:]], "classic1980", 3, 6, 120
+    )
+
+
 def test_heuristic_is_a_function_of_its_view() -> None:
     """Heuristic players with different seeds choose the same card in the same position,
     Play 2 decisions (whose answers are sampled) included, so the arena's duplicate games

@@ -5,16 +5,16 @@ level    bot                                           per decision
 ======== ============================================= ==========================
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
-hard     ismcts, 300 worlds (greedy rollouts)          under 15 ms (p99) compiled
-                                                       (ono99[fast]), about 0.1 s
-                                                       in Python
+hard     ismcts, 300 worlds (greedy rollouts); the     under 15 ms (p99) compiled
+         heuristic (as medium) with points, where      (ono99[fast]), about 0.1 s
+         the search trails it                          in Python
 expert   plain ``ismcts``: heuristic rollouts to the   under 0.1 s (p99) compiled,
          end of the game (mattel2022) or of the        up to 0.7 s in Python (and
          round (tokens) on worlds read from the        while the compiled search
-         others' plays (120 worlds); as hard with      loads in a new process)
-         points; the heuristic (as medium) in
-         elimination games of 5 or more players,
-         where no search has been measured
+         others' plays (120 worlds); the heuristic     loads in a new process)
+         (as medium) with points and in elimination
+         games of 5 or more players, where no search
+         has been shown to beat it
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.
@@ -33,9 +33,17 @@ from ono99.bots.ismcts import (
 )
 from ono99.view import PlayerView
 
-__all__ = ["LEVELS", "LEVEL_PLAYS", "HARD_ITERATIONS", "ExpertBot", "EXPERT_HEURISTIC_FROM"]
+__all__ = [
+    "LEVELS", "LEVEL_PLAYS", "HARD_ITERATIONS", "HardBot", "ExpertBot", "EXPERT_HEURISTIC_FROM",
+    "HEURISTIC_MODES",
+]  # fmt: skip
 
 HARD_ITERATIONS = DEFAULT_ITERATIONS
+#: scoring modes where ``hard`` and ``expert`` play the heuristic, as ``medium`` does: with
+#: points (R-END-3) the tree search trails the heuristic (the strength table's fixed
+#: 18,000-game row ``c3p-ismcts-heuristic``, docs/strength.md), and no other search has been
+#: shown to beat it there
+HEURISTIC_MODES = frozenset({"points"})
 #: elimination games (mattel2022) with this many players or more: ``expert`` plays the
 #: heuristic, not the search, which has been measured only up to 4 players
 #: (docs/strength.md, "Where search helps")
@@ -45,9 +53,9 @@ EXPERT_HEURISTIC_FROM = 5
 LEVEL_PLAYS: dict[str, str] = {
     "easy": "greedy, 30% random cards",
     "medium": "heuristic",
-    "hard": f"ismcts, {HARD_ITERATIONS} iterations",
+    "hard": f"ismcts, {HARD_ITERATIONS} iterations (points mode: heuristic)",
     "expert": (
-        f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode: as hard;"
+        f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode, and"
         f" elimination with {EXPERT_HEURISTIC_FROM}+ players: heuristic)"
     ),
 }
@@ -65,15 +73,32 @@ def _medium(seed: int) -> Bot:
     return HeuristicBot(seed)
 
 
+class HardBot(ISMCTSBot):
+    """The ``hard`` level: the tree search with :data:`HARD_ITERATIONS` worlds, except in
+    the scoring modes of :data:`HEURISTIC_MODES` (points), where it plays the heuristic's
+    card: there the search is weaker than ``medium``, and a harder level must not be."""
+
+    name = "hard"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, iterations=HARD_ITERATIONS)
+        self.heuristic = HeuristicBot(seed)
+
+    def act(self, view: PlayerView) -> int:
+        if view.rules.mode in HEURISTIC_MODES:
+            return self.heuristic.act(view)
+        return super().act(view)
+
+
 @register("hard")
 def _hard(seed: int) -> Bot:
-    return ISMCTSBot(seed, iterations=HARD_ITERATIONS)
+    return HardBot(seed)
 
 
 class ExpertBot(PresetISMCTS):
     """The ``expert`` level: plain ``ismcts`` (:class:`PresetISMCTS`), except in
-    elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players, where it plays the
-    heuristic's card at once. The search beats the heuristic with 4 players (the fixed
+    elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players and in the scoring
+    modes of :data:`HEURISTIC_MODES` (points), where it plays the heuristic's card at once. The search beats the heuristic with 4 players (the fixed
     3,200-game row of docs/strength.md, +1.3 % per seat) at 0.12 s a move (p99, CPU, compiled);
     with 5 and 6 players no run has measured it, and its rollouts to the end of the
     game grow with the table, so there the level keeps the heuristic."""
@@ -85,7 +110,9 @@ class ExpertBot(PresetISMCTS):
         self.heuristic = HeuristicBot(seed)
 
     def act(self, view: PlayerView) -> int:
-        if view.rules.scoring.bust_eliminates and view.players >= EXPERT_HEURISTIC_FROM:
+        if view.rules.mode in HEURISTIC_MODES or (
+            view.rules.scoring.bust_eliminates and view.players >= EXPERT_HEURISTIC_FROM
+        ):
             return self.heuristic.act(view)
         return super().act(view)
 
