@@ -18,18 +18,17 @@ the two searches at every decision of random games.
 
 from __future__ import annotations
 
-import math
 import random
-from typing import Any
 
 import numpy as np
 from numba import njit
 
 from ono99.bots.fast_inference import _arrays, _believed, _digits, _replay, _view_state
-from ono99.bots.fast_rollout import _rollout, heuristic_work
+from ono99.bots.fast_paired import add_world, choose
+from ono99.bots.fast_rollout import _rollout, heuristic_work, rules_cfg, scratch
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
+from ono99.fast.game import _NO_DEALS
 from ono99.fast.rng import mt_next
 from ono99.view import PlayerView
 
@@ -55,7 +54,6 @@ def _search(
     st = k.new_state()
     prefix = np.empty(20, np.uint8)
     vals = np.zeros(nk, np.float64)
-    totals = np.zeros(nk, np.float64)
     diffs_sum = np.zeros(nk, np.float64)
     diffs_sq = np.zeros(nk, np.float64)
     for _ in range(iterations):
@@ -83,35 +81,10 @@ def _search(
                 st, cfg, legal[i], me, prefix[:plen], mt, buf, deck, gh, ghl, gd, gdl, ci,
                 weights, hrng, rewards,
             )  # fmt: skip
-        base = vals[pi]
-        for i in range(nk):
-            v = vals[i]
-            totals[i] += v
-            d = v - base
-            diffs_sum[i] += d
-            diffs_sq[i] += d * d
-    best = pi
-    best_score = 0.0
-    for i in range(nk):
-        if i == pi:
-            continue
-        mean = diffs_sum[i] / iterations
-        var = diffs_sq[i] / iterations - mean * mean
-        if not var > 0.0:
-            var = 0.0
-        se = math.sqrt(var / iterations) if iterations > 1 else 1.0
-        score = mean - z * se
-        if score > best_score:
-            best = i
-            best_score = score
-    return best
+        add_world(vals, pi, diffs_sum, diffs_sq)
+    return choose(diffs_sum, diffs_sq, pi, iterations, z)
 
 
-#: the rules vector of each preset and options met (read-only once built)
-_RULES: dict[Any, I64] = {}
-#: work arrays of the kernel; it holds the GIL while it runs (Numba's default), so two
-#: threads never use them at once
-_SCRATCH: dict[int, Scratch] = {}
 _EMPTY = np.zeros(0, np.int64)
 
 
@@ -128,12 +101,7 @@ def search(
     from the plays (``plan``: ``HandTracker._plan``'s; None: none, the plain belief) and
     the fallbacks; ``rng`` advanced exactly as the Python search advances it."""
     laid = [bool(h) for h in view.laid_down]
-    cfg = _RULES.get(view.rules)
-    if cfg is None:
-        cfg = _RULES[view.rules] = rules_vector(view.rules)
-    scratch = _SCRATCH.get(0)
-    if scratch is None:
-        scratch = _SCRATCH[0] = Scratch()
+    work = scratch()
     if plan is None:
         prev_tpl = target = prev_laid = played = _EMPTY
         action = drawn = 0
@@ -147,9 +115,9 @@ def search(
     mt = np.array(state, np.uint32)
     legal = view.legal
     best = _search(
-        _view_state(view, laid), cfg, mt, view.seat, np.array(laid, np.int64),
+        _view_state(view, laid), rules_cfg(view.rules), mt, view.seat, np.array(laid, np.int64),
         np.array(legal, np.int64), legal.index(prior), iterations, z, tries, prev_tpl,
-        prev_laid, action, drawn, played, target, scratch.mt, scratch.buf, scratch.deck,
+        prev_laid, action, drawn, played, target, work.mt, work.buf, work.deck,
         *_NO_DEALS, counts,
     )  # fmt: skip
     rng.setstate((version, tuple(mt.tolist()), gauss))

@@ -22,10 +22,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ono99.bots.fast_rollout import HAND_BIAS, heuristic_act, heuristic_work
+from ono99.bots.fast_rollout import HAND_BIAS, heuristic_act, heuristic_work, rules_cfg, scratch
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
+from ono99.fast.game import _NO_DEALS
 from ono99.fast.rng import mt_next, randbelow, random_float
 from ono99.game import Game
 from ono99.view import PlayerView
@@ -368,9 +368,6 @@ def _game(st: I64, prev: PlayerView, seed: int) -> Game:
     )  # fmt: skip
 
 
-#: work arrays of the kernels; they hold the GIL while they run (Numba's default), so two
-#: threads never use them at once
-_SCRATCH: dict[int, Any] = {}
 #: (prev, view, arrays) of the last decision asked about (it asks for 120 worlds), kept as
 #: one tuple: bots of two web tables may ask from two threads
 _LAST: list[Any] = [None]
@@ -387,7 +384,7 @@ def _arrays(prev: PlayerView, view: PlayerView, played: list[int]) -> tuple[Any,
         _view_state(prev, laid),
         _view_state(view, [bool(h) for h in view.laid_down]),
         np.array(laid, np.int64),
-        rules_vector(prev.rules),
+        rules_cfg(prev.rules),
         np.array(played, np.int64),
     )
     _LAST[0] = (prev, view, got)
@@ -408,14 +405,12 @@ def track(
     tpl, target, laid, cfg, played_arr = _arrays(prev, view, played)
     version, words, gauss = rng.getstate()
     mt = np.array(words, np.uint32)
-    scratch = _SCRATCH.get(0)
-    if scratch is None:
-        scratch = _SCRATCH[0] = Scratch()
+    work = scratch()
     st = k.new_state()
     seed = int(
         _track(
             tpl, cfg, mt, prev.seat, laid, action, drawn[0], played_arr, target, tries, st,
-            scratch.mt, scratch.buf, scratch.deck, *_NO_DEALS,
+            work.mt, work.buf, work.deck, *_NO_DEALS,
         )
     )  # fmt: skip
     rng.setstate((version, tuple(mt.tolist()), gauss))

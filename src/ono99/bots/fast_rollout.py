@@ -20,7 +20,6 @@ sampled from its own view.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +30,7 @@ from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
 from ono99.fast.rng import mt_seed_int, randbelow, random_float
 from ono99.game import Game
+from ono99.rules import Rules
 
 __all__ = ["world_state", "rollout_values", "heuristic_move", "heuristic_work", "usable", "warm"]
 
@@ -672,30 +672,41 @@ def world_state(g: Game) -> tuple[I64, I64, U8]:
     st[k.S_N_DISCARD] = len(g.discard)
     st[k.O_DISCARD : k.O_DISCARD + len(g.discard)] = g.discard
     prefix = np.frombuffer(str(g.seed).encode(), np.uint8).copy()
-    cfg = _RULES.get(g.rules)
-    if cfg is None:
-        cfg = _RULES[g.rules] = rules_vector(g.rules)
-    return st, cfg, prefix
+    return st, rules_cfg(g.rules), prefix
 
 
 #: the rules vector of each preset and options met (read-only once built)
-_RULES: dict[Any, I64] = {}
+_RULES: dict[Rules, I64] = {}
+#: the work arrays every compiled search kernel shuffles in
+_SCRATCH: list[Scratch] = []
 
 
-_SCRATCH: dict[int, Any] = {}
+def rules_cfg(rules: Rules) -> I64:
+    """The fast engine's rules vector of ``rules`` (built once, then shared read-only)."""
+    cfg = _RULES.get(rules)
+    if cfg is None:
+        cfg = _RULES[rules] = rules_vector(rules)
+    return cfg
+
+
+def scratch() -> Scratch:
+    """The kernels' work arrays, one set for all: a kernel holds the GIL while it runs
+    (Numba's default) and uses them only within one call, so two threads (the bots of two
+    web tables) never use them at once."""
+    if not _SCRATCH:
+        _SCRATCH.append(Scratch())
+    return _SCRATCH[0]
 
 
 def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> list[float]:
     """``[ISMCTSBot._play_out(g.copy(), a, me) for a in actions]``, compiled; ``g`` is
     left as it was."""
     st, cfg, prefix = world_state(g)
-    scratch = _SCRATCH.get(0)
-    if scratch is None:
-        scratch = _SCRATCH[0] = Scratch()
+    work = scratch()
     out = np.zeros(len(actions), np.float64)
     _rollouts(
-        st, cfg, np.array(actions, np.int64), me, prefix, scratch.mt, scratch.buf,
-        scratch.deck, *_NO_DEALS, out,
+        st, cfg, np.array(actions, np.int64), me, prefix, work.mt, work.buf, work.deck,
+        *_NO_DEALS, out,
     )  # fmt: skip
     return [float(v) for v in out]
 

@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from ono99.bots.fast_inference import _believed, _digits, _view_state
-from ono99.bots.fast_rollout import CARD_POINTS, _rewards
+from ono99.bots.fast_paired import add_world, choose
+from ono99.bots.fast_rollout import CARD_POINTS, _rewards, rules_cfg, scratch
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
+from ono99.fast.game import _NO_DEALS
 from ono99.fast.rng import init_by_array, mt_next, randbelow, random_float
 from ono99.view import PlayerView
 
@@ -219,7 +219,6 @@ def _search(
     rng = np.zeros(625, np.uint32)
     words = np.zeros(2, np.uint64)
     vals = np.zeros(nk, np.float64)
-    totals = np.zeros(nk, np.float64)
     diffs_sum = np.zeros(nk, np.float64)
     diffs_sq = np.zeros(nk, np.float64)
     for _ in range(iterations):
@@ -236,35 +235,8 @@ def _search(
                 st, cfg, legal[i], i, me, rng, c, eps, limit, en, ew, eav, key, first, sib,
                 used, path_e, path_p, rewards, prefix[:plen], mt, buf, deck, gh, ghl, gd, gdl,
             )  # fmt: skip
-        base = vals[pi]
-        for i in range(nk):
-            v = vals[i]
-            totals[i] += v
-            d = v - base
-            diffs_sum[i] += d
-            diffs_sq[i] += d * d
-    best = pi
-    best_score = 0.0
-    for i in range(nk):
-        if i == pi:
-            continue
-        mean = diffs_sum[i] / iterations
-        var = diffs_sq[i] / iterations - mean * mean
-        if not var > 0.0:
-            var = 0.0
-        se = math.sqrt(var / iterations) if iterations > 1 else 1.0
-        score = mean - z * se
-        if score > best_score:
-            best = i
-            best_score = score
-    return best
-
-
-#: the rules vector of each preset and options met (read-only once built)
-_RULES: dict[Any, I64] = {}
-#: work arrays of the kernel; it holds the GIL while it runs (Numba's default), so two
-#: threads never use them at once
-_SCRATCH: dict[int, Scratch] = {}
+        add_world(vals, pi, diffs_sum, diffs_sq)
+    return choose(diffs_sum, diffs_sq, pi, iterations, z)
 
 
 def search(
@@ -280,19 +252,14 @@ def search(
     """``ISMCTSBot.search`` on believed worlds with the greedy rollout policy, compiled:
     the same move, and ``rng`` advanced exactly as the Python search advances it."""
     laid = [bool(h) for h in view.laid_down]
-    cfg = _RULES.get(view.rules)
-    if cfg is None:
-        cfg = _RULES[view.rules] = rules_vector(view.rules)
-    scratch = _SCRATCH.get(0)
-    if scratch is None:
-        scratch = _SCRATCH[0] = Scratch()
+    work = scratch()
     version, state, gauss = rng.getstate()
     mt = np.array(state, np.uint32)
     legal = view.legal
     best = _search(
-        _view_state(view, laid), cfg, mt, view.seat, np.array(laid, np.int64),
+        _view_state(view, laid), rules_cfg(view.rules), mt, view.seat, np.array(laid, np.int64),
         np.array(legal, np.int64), legal.index(prior), iterations, c, epsilon,
-        horizon or MAX_ROLLOUT, z, scratch.mt, scratch.buf, scratch.deck, *_NO_DEALS,
+        horizon or MAX_ROLLOUT, z, work.mt, work.buf, work.deck, *_NO_DEALS,
     )  # fmt: skip
     rng.setstate((version, tuple(mt.tolist()), gauss))
     return legal[int(best)]

@@ -209,7 +209,6 @@ class ISMCTSBot(Bot):
         legal = view.legal
         k = len(legal)
         roots = [_Edge() for _ in legal]
-        totals = [0.0] * k
         diffs_sum = [0.0] * k
         diffs_sq = [0.0] * k
         pi = legal.index(prior)
@@ -228,7 +227,6 @@ class ISMCTSBot(Bot):
                 ]
             base = vals[pi]
             for i, v in enumerate(vals):
-                totals[i] += v
                 d = v - base
                 diffs_sum[i] += d
                 diffs_sq[i] += d * d
