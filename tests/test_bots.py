@@ -137,8 +137,8 @@ def _moves(
 def test_plain_ismcts_is_the_configuration_measured_for_the_rules() -> None:
     """Plain ``ismcts`` plays exactly ``ismcts:120:heuristic:infer:z2`` in elimination
     games (R-END-1), ``ismcts:120:heuristic:infer`` with tokens (R-END-2) and
-    ``ismcts:300`` with points (R-END-3), the configurations of the strength table
-    (docs/strength.md); the configurations are different players."""
+    with points (R-END-3), the configurations of the strength table (docs/strength.md);
+    the configurations are different players."""
     assert _moves(["ismcts", "heuristic"], "mattel2022", 2, 5, 400) == _moves(
         ["ismcts:120:heuristic:infer:z2", "heuristic"], "mattel2022", 2, 5, 400
     )
@@ -149,7 +149,7 @@ def test_plain_ismcts_is_the_configuration_measured_for_the_rules() -> None:
     assert tokens != _moves(["ismcts:300", "greedy", "heuristic"], "classic1980", 3, 6, 120)
     points = {"scoring": "points"}
     assert _moves(["ismcts", "greedy"], "classic1980", 2, 8, 60, points) == _moves(
-        ["ismcts:300", "greedy"], "classic1980", 2, 8, 60, points
+        ["ismcts:120:heuristic:infer", "greedy"], "classic1980", 2, 8, 60, points
     )
 
 
@@ -182,19 +182,23 @@ def test_expert_plays_the_heuristic_in_elimination_games_of_five_or_more() -> No
     )
 
 
-def test_hard_and_expert_play_the_heuristic_with_points() -> None:
-    """With points (R-END-3), where the tree search trails the heuristic (docs/strength.md),
-    ``hard`` and ``expert`` play the heuristic's cards; with tokens (R-END-2) ``hard`` is
-    still the tree search, and it does choose differently from the heuristic there."""
-    from ono99.bots.levels import HEURISTIC_MODES, HardBot
+def test_hard_plays_the_heuristic_and_expert_the_rollout_search_with_points() -> None:
+    """With points (R-END-3) the tree search trails the heuristic and the rollout search
+    beats it (docs/strength.md): ``hard`` plays the heuristic's cards there, ``expert``
+    the rollout search's; with tokens (R-END-2) ``hard`` is still the tree search, and it
+    does choose differently from the heuristic there."""
+    from ono99.bots.levels import HARD_HEURISTIC_MODES, HardBot
 
-    assert "points" in HEURISTIC_MODES and isinstance(make_bot("hard"), HardBot)
+    assert "points" in HARD_HEURISTIC_MODES and isinstance(make_bot("hard"), HardBot)
     points = {"scoring": "points"}
-    for level in ("hard", "expert"):
-        table = [level, "greedy", "heuristic"]
-        assert _moves(table, "classic1980", 3, 21, 300, points) == _moves(
-            ["heuristic", *table[1:]], "classic1980", 3, 21, 300, points
-        )
+    rest = ["greedy", "heuristic"]
+    heuristic = _moves(["heuristic", *rest], "classic1980", 3, 21, 300, points)
+    assert _moves(["hard", *rest], "classic1980", 3, 21, 300, points) == heuristic
+    expert = _moves(["expert", *rest], "classic1980", 3, 21, 300, points)
+    assert expert == _moves(
+        ["ismcts:120:heuristic:infer", *rest], "classic1980", 3, 21, 300, points
+    )
+    assert expert != heuristic
     tokens = ["hard", "greedy", "heuristic"]
     assert _moves(tokens, "classic1980", 3, 6, 120) == _moves(
         ["ismcts:300", *tokens[1:]], "classic1980", 3, 6, 120

@@ -7,14 +7,14 @@ easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
 hard     ismcts, 300 worlds (greedy rollouts); the     under 15 ms (p99) compiled
          heuristic (as medium) with points, where      (ono99[fast]), about 0.1 s
-         the search trails it                          in Python
+         the tree search trails it                     in Python
 expert   plain ``ismcts``: heuristic rollouts to the   under 0.1 s (p99) compiled,
          end of the game (mattel2022) or of the        up to 0.7 s in Python (and
-         round (tokens) on worlds read from the        while the compiled search
+         round (classic1980) on worlds read from the   while the compiled search
          others' plays (120 worlds); the heuristic     loads in a new process)
-         (as medium) with points and in elimination
-         games of 5 or more players, where no search
-         has been shown to beat it
+         (as medium) in elimination games of 5 or
+         more players, where no search has been
+         measured
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.
@@ -35,15 +35,14 @@ from ono99.view import PlayerView
 
 __all__ = [
     "LEVELS", "LEVEL_PLAYS", "HARD_ITERATIONS", "HardBot", "ExpertBot", "EXPERT_HEURISTIC_FROM",
-    "HEURISTIC_MODES",
+    "HARD_HEURISTIC_MODES",
 ]  # fmt: skip
 
 HARD_ITERATIONS = DEFAULT_ITERATIONS
-#: scoring modes where ``hard`` and ``expert`` play the heuristic, as ``medium`` does: with
-#: points (R-END-3) the tree search trails the heuristic (the strength table's fixed
-#: 18,000-game row ``c3p-ismcts-heuristic``, docs/strength.md), and no other search has been
-#: shown to beat it there
-HEURISTIC_MODES = frozenset({"points"})
+#: scoring modes where ``hard`` plays the heuristic, as ``medium`` does: with points
+#: (R-END-3) the tree search trails the heuristic (the strength table's fixed 18,000-game row
+#: ``c3p-ismcts-heuristic``, docs/strength.md)
+HARD_HEURISTIC_MODES = frozenset({"points"})
 #: elimination games (mattel2022) with this many players or more: ``expert`` plays the
 #: heuristic, not the search, which has been measured only up to 4 players
 #: (docs/strength.md, "Where search helps")
@@ -55,8 +54,8 @@ LEVEL_PLAYS: dict[str, str] = {
     "medium": "heuristic",
     "hard": f"ismcts, {HARD_ITERATIONS} iterations (points mode: heuristic)",
     "expert": (
-        f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds (points mode, and"
-        f" elimination with {EXPERT_HEURISTIC_FROM}+ players: heuristic)"
+        f"ismcts: heuristic rollouts, {ROLLOUT_ITERATIONS} worlds"
+        f" (elimination with {EXPERT_HEURISTIC_FROM}+ players: heuristic)"
     ),
 }
 #: the difficulty levels, easiest first
@@ -75,7 +74,7 @@ def _medium(seed: int) -> Bot:
 
 class HardBot(ISMCTSBot):
     """The ``hard`` level: the tree search with :data:`HARD_ITERATIONS` worlds, except in
-    the scoring modes of :data:`HEURISTIC_MODES` (points), where it plays the heuristic's
+    the scoring modes of :data:`HARD_HEURISTIC_MODES` (points), where it plays the heuristic's
     card: there the search is weaker than ``medium``, and a harder level must not be."""
 
     name = "hard"
@@ -85,7 +84,7 @@ class HardBot(ISMCTSBot):
         self.heuristic = HeuristicBot(seed)
 
     def act(self, view: PlayerView) -> int:
-        if view.rules.mode in HEURISTIC_MODES:
+        if view.rules.mode in HARD_HEURISTIC_MODES:
             return self.heuristic.act(view)
         return super().act(view)
 
@@ -97,11 +96,11 @@ def _hard(seed: int) -> Bot:
 
 class ExpertBot(PresetISMCTS):
     """The ``expert`` level: plain ``ismcts`` (:class:`PresetISMCTS`), except in
-    elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players and in the scoring
-    modes of :data:`HEURISTIC_MODES` (points), where it plays the heuristic's card at once. The search beats the heuristic with 4 players (the fixed
-    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.12 s a move (p99, CPU, compiled);
-    with 5 and 6 players no run has measured it, and its rollouts to the end of the
-    game grow with the table, so there the level keeps the heuristic."""
+    elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players, where it plays the
+    heuristic's card at once. The search beats the heuristic with 4 players (the fixed
+    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.07 s a move (p99, CPU,
+    compiled); with 5 and 6 players no run has measured it, and its rollouts to the end of
+    the game grow with the table, so there the level keeps the heuristic."""
 
     name = "expert"
 
@@ -110,9 +109,7 @@ class ExpertBot(PresetISMCTS):
         self.heuristic = HeuristicBot(seed)
 
     def act(self, view: PlayerView) -> int:
-        if view.rules.mode in HEURISTIC_MODES or (
-            view.rules.scoring.bust_eliminates and view.players >= EXPERT_HEURISTIC_FROM
-        ):
+        if view.rules.scoring.bust_eliminates and view.players >= EXPERT_HEURISTIC_FROM:
             return self.heuristic.act(view)
         return super().act(view)
 
