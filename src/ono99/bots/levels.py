@@ -5,7 +5,7 @@ level    bot                                           per decision
 ======== ============================================= ==========================
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
-hard     ismcts, 300 worlds (greedy rollouts); the     under 15 ms (p99) compiled
+hard     ismcts, 300 worlds (greedy rollouts); the     under 20 ms (p99) compiled
          heuristic (as medium) with points, where      (ono99[fast]), about 0.1 s
          the tree search trails it                     in Python
 expert   plain ``ismcts``: heuristic rollouts to the   under 0.1 s (p99) compiled,
