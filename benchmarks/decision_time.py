@@ -59,7 +59,7 @@ def summary(xs: list[float]) -> dict[str, float]:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--bot", default="hard")
     ap.add_argument("--games", type=int, default=60)
@@ -67,7 +67,7 @@ def main() -> None:
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     ap.add_argument("--only", action="append", help="a configuration (repeatable)")
     ap.add_argument("--cold", action="store_true", help="do not load the compiled search first")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
     out: dict[str, Any] = {"bot": args.bot, "clock": args.clock, "configs": {}}
     if not args.cold:

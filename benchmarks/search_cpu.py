@@ -38,7 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", metavar="TEXT", help="only the rows whose name holds TEXT")
     ap.add_argument("--save", metavar="FILE", help="write the figures to FILE (JSON)")
     args = ap.parse_args(argv)
-    compiled.FAST_ROLLOUTS = not args.python
+    default, compiled.FAST_ROLLOUTS = compiled.FAST_ROLLOUTS, not args.python
+    try:
+        return _measure(args)
+    finally:
+        compiled.FAST_ROLLOUTS = default
+
+
+def _measure(args: argparse.Namespace) -> int:
     if not args.python and compiled.module() is None:
         print("the compiled search needs numba: pip install 'ono99[fast]'", file=sys.stderr)
         return 1

@@ -109,6 +109,46 @@ def test_vec_env_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "| `FastVecEnv`, batch 8 |" in out
 
 
+def test_search_cpu_plays_the_search_rows(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """benchmarks/search_cpu.py: a row's games, compiled and in Python, timed and saved;
+    the bots' default is left as it was."""
+    from ono99.bots import compiled
+
+    bench = _script("search_cpu")
+    before = compiled.FAST_ROLLOUTS
+    for mode in ([], ["--python"]):
+        out = tmp_path / "cpu.json"
+        assert bench.main(["--games", "1", "--only", "c3p", "--save", str(out), *mode]) == 0
+        saved = json.loads(out.read_text())
+        assert saved["mode"] == ("python" if mode else "compiled") and saved["games"] == 1
+        assert list(saved["cpu_seconds_per_game"]) == ["c3p-ismcts-heuristic"]
+        assert saved["cpu_seconds_per_game"]["c3p-ismcts-heuristic"] > 0
+        assert before == compiled.FAST_ROLLOUTS
+    assert capsys.readouterr().out.count("c3p-ismcts-heuristic") == 2
+
+
+def test_decision_time_loads_the_compiled_search_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """benchmarks/decision_time.py: the compiled search is loaded before the clock (and
+    said so), unless --cold; every decision with a choice is timed."""
+    timing = _script("decision_time")
+    args = ["--bot", "expert", "--games", "1", "--clock", "cpu", "--only", "mattel2022/2p"]
+    timing.main(args)
+    warm = json.loads(capsys.readouterr().out)
+    assert warm["compiled"] is True and warm["compiled_load_s"] >= 0
+    assert warm["configs"]["mattel2022/2p"]["with_a_choice"]["decisions"] > 0
+    timing.main([*args, "--cold"])
+    cold = json.loads(capsys.readouterr().out)
+    assert "compiled" not in cold
+    assert (
+        cold["configs"]["mattel2022/2p"]["all"]["decisions"]
+        == (warm["configs"]["mattel2022/2p"]["all"]["decisions"])
+    )  # the same game: the compiled search plays the same moves
+
+
 def test_vs_rlcard_without_rlcard(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
