@@ -56,6 +56,12 @@ ROWS=(
   # c3p-ismcts-heuristic) trailed the heuristic in its first 19 parts; this asks whether the
   # rollout search that plain ismcts plays with tokens does better with points.
   "c3p-rollouts-heuristic|arena|3|classic1980|scoring=points|ismcts:120:heuristic:infer,heuristic|300|$(seq -s ' ' 15701 15760)"
+  # Added 2026-12-01, before any of them ran: the tree search the hard level plays (ismcts:300)
+  # against the heuristic (medium) where hard plays it, so that the levels' order is measured
+  # too. Sized as the rollout rows of the same setting (their sd per block, assumed).
+  "m2-tree-heuristic|arena|2|mattel2022||ismcts:300,heuristic|500|$(seq -s ' ' 15801 15816)"
+  "m4-tree-heuristic|arena|4|mattel2022||ismcts:300,heuristic|200|$(seq -s ' ' 15821 15836)"
+  "c3t-tree-heuristic|arena|3|classic1980|scoring=tokens|ismcts:300,heuristic|150|$(seq -s ' ' 15841 15936)"
 )
 
 if [[ "${1:-}" == list ]]; then

@@ -33,7 +33,7 @@ def _script(name: str) -> ModuleType:
 
 table = _script("strength_table")
 ROWS = table.plan()
-SLOW = {"m4-ismcts-heuristic", "c3t-ismcts-heuristic"}
+SLOW = {"m4-ismcts-heuristic", "c3t-ismcts-heuristic", "c3t-tree-heuristic"}
 
 
 def test_the_plan_is_fixed_and_valid() -> None:
