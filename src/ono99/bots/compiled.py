@@ -1,9 +1,11 @@
-"""When the bots may use their compiled parts (:mod:`ono99.bots.fast_rollout`).
+"""When the bots may use their compiled parts (:mod:`ono99.bots.fast_rollout` and the
+modules built on it: :mod:`~ono99.bots.fast_inference`, :mod:`~ono99.bots.fast_tree`,
+:mod:`~ono99.bots.fast_flat`).
 
-The compiled heuristic and rollouts give the same values as the Python ones, so whether
-they are used changes no move, only the time. This module decides when, without importing
-Numba itself: the search (:mod:`ono99.bots.ismcts`) and the hand inference
-(:mod:`ono99.bots.inference`) ask :func:`module`.
+The compiled heuristic, rollouts, hand inference and searches make the same choices as the
+Python ones, so whether they are used changes no move, only the time. This module decides
+when, without importing Numba itself: the search (:mod:`ono99.bots.ismcts`) and the hand
+inference (:mod:`ono99.bots.inference`) ask :func:`module`.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from typing import Any
 
 __all__ = ["FAST_ROLLOUTS", "module"]
 
-#: The compiled heuristic rollouts (:mod:`ono99.bots.fast_rollout`: the same values, so
-#: the same moves). "auto": used once ready; the first time on a machine Numba compiles them
-#: (tens of seconds), in a background process, and the Python rollouts play until then, so
-#: nobody waits on a bot's first move. True: compiled (or loaded) now, in this process.
-#: False: never. Without Numba (``ono99[fast]``) the Python rollouts always play.
+#: The compiled search (its name is from when only the rollouts were compiled: the same
+#: values, so the same moves). "auto": used once ready; the first time on a machine Numba
+#: compiles it (tens of seconds), in a background process, and the Python search plays until
+#: then, so nobody waits on a bot's first move. True: compiled (or loaded) now, in this
+#: process. False: never. Without Numba (``ono99[fast]``) the Python search always plays.
 FAST_ROLLOUTS: bool | str = "auto"
 
 _fast_lock = threading.Lock()
