@@ -111,6 +111,8 @@ def test_two_people_and_a_bot_play_a_whole_game(
     bo = new_page(
         chromium, server.url + "/?lang=ta", errors, viewport={"width": 1000, "height": 900}
     )
+    # the page sets its language from a catalog it fetches, then shows the lobby
+    bo.wait_for_selector("#lobby:not([hidden])")
     assert bo.get_attribute("html", "lang") == "ta"
     assert bo.text_content("#create-title") == tr("ta", "Create a table") != "Create a table"
 
