@@ -309,10 +309,17 @@ class Game:
 
     # ------------------------------------------------------------------ actions
 
-    def verify(self, action: int | str) -> int:
+    def verify(self, action: int | str, seat: int | None = None) -> int:
         """Check ``action`` without making it: returns the seat that would make it, or
         raises :class:`IllegalAction` (or :class:`RecordError` for an unknown code) with
         the reason and the rule, as :meth:`apply` would. Nothing changes.
+
+        ``seat``: the seat that acts (a player at a table, a bot). Then an action that
+        seat may not make now is refused for a reason built only from what that seat
+        may see: not its turn (R-TURN-1) or no draw of its own pending (R-DRAW-1) —
+        never the reason the mover's hand would give, which would tell what another
+        player holds. Without ``seat`` (replaying a record) the action is made by
+        whoever may make it.
 
         >>> g = Game("mattel2022", ["Ana", "Bo"], seed=3)
         >>> g.verify("5") == g.to_move
@@ -321,8 +328,14 @@ class Game:
         Traceback (most recent call last):
         ...
         ono99.errors.IllegalAction: Ana (seat 0) has no '9' in hand (R-TURN-1)
+        >>> g.verify("9", seat=1)
+        Traceback (most recent call last):
+        ...
+        ono99.errors.IllegalAction: it is not your turn (R-TURN-1)
         """
         action = self._action(action)
+        if seat is not None:
+            self._check_seat(action, seat)
         if action == DRAW:
             if self._pending < 0:
                 raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
@@ -352,12 +365,24 @@ class Game:
             raise IllegalAction(N_("the game is over"), "R-END")
         return action
 
-    def apply(self, action: int | str) -> int:
+    def _check_seat(self, action: int, seat: int) -> None:
+        """Refuse ``action`` by ``seat`` when it is not that seat's to make, for a reason
+        that depends only on public facts (whose turn, whose draw is pending)."""
+        if action == DRAW:
+            if seat != self._pending:
+                raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
+        elif seat != self._to_move:
+            raise IllegalAction(N_("it is not your turn"), "R-TURN-1")
+
+    def apply(self, action: int | str, seat: int | None = None) -> int:
         """Make ``action`` (an int or a code such as ``"P2"``); returns the seat that
         made it. An illegal action raises :class:`IllegalAction` naming the rule and
-        changes nothing (:meth:`verify` checks without making it)."""
+        changes nothing (:meth:`verify` checks without making it). ``seat``: the seat
+        that acts, checked as :meth:`verify` checks it."""
         if type(action) is not int or not 0 <= action <= DRAW or self._to_move < 0:
             action = self._action(action)  # a code to parse, or an error (the hot path skips it)
+        if seat is not None:
+            self._check_seat(action, seat)
         if self.round < len(self.given_deals):
             # The next round's given deal is checked against the seats still in
             # the game only when it is dealt: a bad one raises RecordError and

@@ -149,7 +149,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         seat = self._seat(agent)
         act = to_action(action)
         if act not in self.game.legal_actions(seat):
-            self.game.verify(act)  # raises with the engine's reason and rule
+            self.game.verify(act, seat)  # the engine's reason, from what this seat sees
             raise IllegalAction(f"{agent} may not act now")  # pragma: no cover
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(act)

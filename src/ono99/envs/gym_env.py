@@ -170,7 +170,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             raise IllegalAction("the episode is over: call reset()")
         try:
             act = to_action(action)
-            self.game.verify(act)  # the engine's reason and rule; changes nothing
+            self.game.verify(act, self.seat)  # the reason from this seat's view; no change
             if act not in self.game.legal_actions(self.seat):  # pragma: no cover
                 raise IllegalAction(f"seat {self.seat} may not act now")
         except IllegalAction as e:

@@ -295,10 +295,11 @@ class FastGame:
 
     # ------------------------------------------------------------------ actions
 
-    def verify(self, action: int | str) -> int:
+    def verify(self, action: int | str, seat: int | None = None) -> int:
         """As :meth:`ono99.Game.verify`: the seat that would make ``action``, or the
-        error :meth:`apply` would raise; nothing changes."""
-        return self._check(action)
+        error :meth:`apply` would raise; nothing changes. ``seat``: the seat that acts,
+        refused for public reasons only when the action is not its to make."""
+        return self._check(action, seat)
 
     def can_apply(self, action: int | str) -> bool:
         try:
@@ -307,7 +308,7 @@ class FastGame:
             return False
         return True
 
-    def _check(self, action: int | str) -> int:
+    def _check(self, action: int | str, seat: int | None = None) -> int:
         """``action`` checked as :meth:`apply` checks it; returns the seat that makes it."""
         if type(action) is not int:
             if isinstance(action, str):
@@ -319,6 +320,12 @@ class FastGame:
             raise IllegalAction(N_("{action} is not an action"), action=repr(action))
         if st[k.S_TO_MOVE] < 0:
             raise IllegalAction(N_("the game is over"), "R-END")
+        if seat is not None:  # as Game._check_seat: public reasons only
+            if action == DRAW:
+                if seat != st[k.S_PENDING]:
+                    raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
+            elif seat != st[k.S_TO_MOVE]:
+                raise IllegalAction(N_("it is not your turn"), "R-TURN-1")
         if not k.is_legal(st, action):
             if action == DRAW:
                 raise IllegalAction(N_("no draw is pending"), "R-DRAW-1")
@@ -330,14 +337,14 @@ class FastGame:
             )  # fmt: skip
         return int(st[k.S_PENDING]) if action == DRAW else int(st[k.S_TO_MOVE])
 
-    def apply(self, action: int | str) -> int:
+    def apply(self, action: int | str, seat: int | None = None) -> int:
         """Make ``action`` (an int or a code); returns the seat that made it. An illegal
         action raises :class:`IllegalAction` in the reference's words and changes
         nothing; a later given deal that does not fit raises :class:`RecordError` and
-        leaves the game as it was."""
+        leaves the game as it was. ``seat``: the seat that acts (as ``verify``)."""
         if type(action) is not int:
             action = parse_action(action) if isinstance(action, str) else action
-        self._check(action)
+        self._check(action, seat)
         st = self.state
         saved = st.copy() if st[k.S_ROUND] < len(self._deals[3]) else None
         seat = int(k.apply(st, self._cfg, action, self._prefix, *self._work(), *self._deals))

@@ -195,7 +195,7 @@ class Session:
         reason = self.why_not(action)
         if reason is not None:
             raise NotPlayable(reason)
-        self._game.apply(action)
+        self._game.apply(action, HUMAN)
         return self.events()
 
     def draw(self) -> list[Event]:
