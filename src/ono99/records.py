@@ -16,6 +16,7 @@ from ono99.cards import action_code, parse_action, parse_card
 from ono99.errors import IllegalAction, Ono99Error, RecordError
 from ono99.game import Deal, Game
 from ono99.i18n import N_
+from ono99.names import NAME_LIMIT, name_fault
 from ono99.rules import Rules
 from ono99.termsafe import short_repr
 
@@ -39,8 +40,6 @@ _KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves"}
 
 #: a record's seed is an integer with 0 <= seed < SEED_LIMIT (2**256)
 SEED_LIMIT = 2**256
-#: the most characters a player name may have
-NAME_LIMIT = 40
 #: the most digits a number in a record's JSON may have (2**256 has 78)
 DIGITS_LIMIT = 80
 
@@ -173,6 +172,9 @@ def _check_name(name: str, seat: int) -> None:
             N_("the name of seat {seat} has {length} characters; at most {limit} are allowed"),
             seat=seat, length=len(name), limit=NAME_LIMIT,
         )  # fmt: skip
+    fault = name_fault(name)  # the one rule of ono99.names, as the tables and companion
+    if fault is not None:
+        raise RecordError(fault, seat=seat, limit=NAME_LIMIT)
 
 
 def parse_json_int(digits: str) -> int:
