@@ -24,12 +24,22 @@ def serve(
             help=_("Database URL: sqlite:///PATH or postgresql://USER@HOST:PORT/DB."),
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help=_(
+                "Where players reach the server, e.g. https://ono.example.org: the start "
+                "of every invitation link, and the origin websockets may come from."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table: play ONO 99 with friends in the browser."""
     try:
         import uvicorn
 
-        from ono99.web.app import BODY_LIMIT, create_app
+        from ono99.web.app import BODY_LIMIT, create_app, http_protocol, public_origin
         from ono99.web.limits import LimitError, Limits
         from ono99.web.store import default_db_url, engine_url
     except ModuleNotFoundError:
@@ -42,6 +52,13 @@ def serve(
                 value=repr(e.value), name=e.name
             )
         ) from None
+    if public_url is not None:
+        try:
+            public_url = public_origin(public_url)
+        except ValueError:
+            raise fail(
+                _("--public-url must be an http(s) URL such as https://ono.example.org")
+            ) from None
     url = db or default_db_url()
     try:
         engine_url(url)
@@ -59,9 +76,13 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(_("ONO 99 web table on http://{host}:{port}/").format(host=host, port=port), flush=True)
     uvicorn.run(
-        create_app(url, limits=limits),
+        create_app(url, limits=limits, public_url=public_url),
         host=host,
         port=port,
+        # a request line and headers must come within ONO99_HEADER_SECONDS, a body within
+        # ONO99_BODY_SECONDS (docs/deploy.md "Limits"), an idle connection goes after 5 s
+        http=http_protocol(limits.header_seconds),
+        timeout_keep_alive=5,
         ws_max_size=BODY_LIMIT,
         # No permessage-deflate: compressing every state message for every connection
         # cost more CPU than anything else per move in benchmarks/load.py (README "Web

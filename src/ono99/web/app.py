@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +31,7 @@ from ono99.web.companion import make_router as make_companion_router
 from ono99.web.limits import (
     FLOODING,
     TOO_LARGE,
+    TOO_MANY_LOBBIES,
     TOO_MANY_MESSAGES,
     Guard,
     Limits,
@@ -38,6 +40,7 @@ from ono99.web.limits import (
     Verdict,
     client_ip,
     hide_tokens,
+    is_json,
 )
 from ono99.web.protocol import (
     CreateTable,
@@ -51,9 +54,26 @@ from ono99.web.protocol import (
 from ono99.web.protocol import schemas as protocol_schemas
 from ono99.web.replay_api import make_router as make_replay_router
 from ono99.web.store import Store
-from ono99.web.tables import Conn, Hub, Settings, Table, WebError, encode, no_table
+from ono99.web.tables import (
+    Conn,
+    Hub,
+    Settings,
+    Table,
+    WebError,
+    clean_name,
+    encode,
+    no_table,
+)
 
-__all__ = ["create_app", "STATIC_DIR", "BODY_LIMIT"]
+__all__ = [
+    "create_app",
+    "http_protocol",
+    "public_origin",
+    "STATIC_DIR",
+    "BODY_LIMIT",
+    "BODY_SECONDS",
+    "HEADER_SECONDS",
+]
 
 log = logging.getLogger("ono99.web")
 
@@ -64,6 +84,12 @@ STATIC_DIR = Path(__file__).parent / "static"
 BODY_LIMIT = 64 * 1024
 #: the largest game record ``POST /api/replay`` takes
 RECORD_LIMIT = 1_000_000
+#: seconds a client has to send a request's whole body (a slow one gets 408), and its
+#: request line and headers (then it is closed): ``Limits.body_seconds``/``header_seconds``
+BODY_SECONDS = Limits.body_seconds
+HEADER_SECONDS = Limits.header_seconds
+#: seconds between two sweeps of the tables (Hub.sweep: finished and expired ones)
+SWEEP_SECONDS = 30.0
 
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ONO 99</title></head>
@@ -96,6 +122,74 @@ PAGE_HEADERS = {
 }
 
 
+class SecurityHeaders:
+    """ASGI middleware: ``nosniff`` on every answer, and the page headers (CSP with
+    ``frame-ancestors 'none'``) on every HTML one (``/``, ``/t/CODE``, ``/companion``,
+    ``/static/*.html``, an error page)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                headers = list(msg.get("headers") or [])
+                have = {k.lower() for k, _v in headers}
+                kind = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+                extra = PAGE_HEADERS if kind.lower().startswith(b"text/html") else NOSNIFF
+                for k, v in extra.items():
+                    if k.lower().encode() not in have:
+                        headers.append((k.lower().encode(), v.encode()))
+                msg = {**msg, "headers": headers}
+            await send(msg)
+
+        await self.app(scope, receive, with_headers)
+
+
+NOSNIFF = {"X-Content-Type-Options": "nosniff"}
+
+
+def public_origin(url: str) -> str:
+    """``url`` (``--public-url``) as the links' start: ``scheme://host[:port][/path]``
+    without a trailing slash; ValueError, one line, unless it is an http(s) URL."""
+    raw = url.strip()
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        raise ValueError(f"not an http(s) URL: {raw!r}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(f"not an http(s) URL: {raw!r}")
+    if any(ch.isspace() or ord(ch) < 32 for ch in raw):
+        raise ValueError(f"not an http(s) URL: {raw!r}")
+    return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
+
+
+def _same_origin(origin: str, host: str | None, public: str | None) -> bool:
+    """Whether a websocket's ``Origin`` is this server's: the Host it asked for, or the
+    configured public URL."""
+    try:
+        o = urlsplit(origin.strip())
+        netloc = o.netloc.lower()
+    except ValueError:
+        return False
+    if o.scheme not in ("http", "https") or not netloc:
+        return False
+    if public is not None:
+        p = urlsplit(public)
+        if (o.scheme, netloc) == (p.scheme, p.netloc.lower()):
+            return True
+    if host is None:
+        return False
+    default = {"http": ":80", "https": ":443"}[o.scheme]
+    host = host.strip().lower()
+    return netloc == host or netloc + default == host or netloc == host + default
+
+
 ERROR_SCHEMA = {
     "type": "object",
     "properties": {"error": {"type": "string"}},
@@ -116,7 +210,9 @@ def _documented(model: type[BaseModel]) -> dict[str, Any]:
             "400": {"description": "bad body", **error},
             "404": {"description": "unknown table or wrong token", **error},
             "409": {"description": "not in this phase", **error},
+            "408": {"description": "the body came too slowly", **error},
             "413": {"description": "body over 64 KiB", **error},
+            "415": {"description": "the body is not application/json", **error},
             "429": {"description": "too many requests", **error},
         },
     }
@@ -151,11 +247,13 @@ def _validation_text(request: Request, errors: Any) -> str:
 
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413 (Content-Length or counted);
-    ``/api/replay`` takes records up to ``RECORD_LIMIT``."""
+    ``/api/replay`` takes records up to ``RECORD_LIMIT``. A body that has not come in
+    whole ``seconds`` after the app asked for it is refused with 408 (a slow client)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.default = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -174,54 +272,178 @@ class BodyLimit:
             await self._refuse(send)
             return
         seen = 0
+        whole = False  # the last part of the body came: later reads wait for the disconnect
+        deadline: float | None = None
+        started = False
 
         async def limited() -> Message:
-            nonlocal seen
-            msg = await receive()
+            nonlocal deadline
+            if whole:
+                return await receive()
+            if self.seconds <= 0:
+                msg = await receive()
+                return _count(msg)
+            loop = asyncio.get_running_loop()
+            if deadline is None:
+                deadline = loop.time() + self.seconds
+            try:
+                msg = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise _TooSlow from None
+            return _count(msg)
+
+        def _count(msg: Message) -> Message:
+            nonlocal seen, whole
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > limit:
                     raise _TooBig
+                whole = not msg.get("more_body", False)
             return msg
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await self._refuse(send)
+        async def watched(msg: Message) -> None:
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+            await send(msg)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"error": "the request body is too large"}).encode()
+        try:
+            await self.app(scope, limited, watched)
+        except _TooBig:
+            if not started:
+                await self._refuse(send)
+        except _TooSlow:
+            if not started:
+                await self._refuse(send, 408, "the request body came too slowly")
+
+    async def _refuse(
+        self, send: Send, status: int = 413, text: str = "the request body is too large"
+    ) -> None:
+        body = json.dumps({"error": text}).encode()
         await send(
-            {"type": "http.response.start", "status": 413,
+            {"type": "http.response.start", "status": status,
              "headers": [(b"content-type", b"application/json"),
                          (b"content-length", str(len(body)).encode())]}
         )  # fmt: skip
         await send({"type": "http.response.body", "body": body})
 
 
+def http_protocol(seconds: float = HEADER_SECONDS) -> Any:
+    """uvicorn's HTTP protocol (httptools) with a deadline on the request line and
+    headers: a connection that has not sent them whole ``seconds`` after it opened, or
+    after its request began, is closed (a slow-header client holds nothing for long;
+    0: no deadline).
+    uvicorn's own ``timeout_keep_alive`` only covers the wait between two requests.
+    "auto" (uvicorn's choice, without that deadline) where httptools is not installed."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
+        return "auto"
+
+    class HeaderDeadline(HttpToolsProtocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            if seconds > 0:
+                self._header_timer = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if self._header_timer is None:
+                self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            # idle until the next request: uvicorn's keep-alive timeout closes it
+            self._disarm()
+
+    return HeaderDeadline
+
+
 class _TooBig(Exception):
     pass
 
 
-def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) -> FastAPI:
+class _TooSlow(Exception):
+    pass
+
+
+def create_app(
+    db_url: str,
+    *,
+    load: bool = True,
+    limits: Limits | None = None,
+    public_url: str | None = None,
+) -> FastAPI:
     """The web table application on the database at ``db_url``; ``limits`` default to
-    the ``ONO99_...`` environment variables (``Limits.from_env``)."""
+    the ``ONO99_...`` environment variables (``Limits.from_env``). ``public_url``
+    (``ono99 serve --public-url``) is where clients reach the server: the invitation
+    links start with it, and websockets from its origin are accepted; without it a link
+    a request asks for is built from that request, and the links every client of a table
+    is sent are relative (``/t/CODE``). ValueError for a ``public_url`` that is not an
+    http(s) URL."""
     state: dict[str, Hub] = {}
-    guard = Guard(Limits.from_env() if limits is None else limits)
+    lim = Limits.from_env() if limits is None else limits
+    guard = Guard(lim)
+    public = None if public_url is None else public_origin(public_url)
+    #: client address -> the lobby tables it made (``Limits.lobby_tables``)
+    lobbies: dict[str, set[str]] = {}
     hide_tokens()
+
+    async def sweeper(hub: Hub) -> None:
+        every = SWEEP_SECONDS
+        if lim.lobby_seconds > 0:
+            every = min(every, max(lim.lobby_seconds / 10, 0.05))
+        every = min(every, max(hub.finished_grace / 2, 0.05))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await hub.sweep()
+            except Exception:  # the database may be away a moment: next time
+                log.warning("ono99: sweeping the tables failed", exc_info=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url)
         hub = Hub(store)
+        hub.base_url = public or "/"
+        hub.lobby_seconds = lim.lobby_seconds
+        hub.finished_grace = lim.finished_seconds
         state["hub"] = hub
         _app.state.hub = hub
         if load:
             n = await hub.load_all()
             log.info("ono99: %d unfinished tables loaded", n)
+        sweeping = asyncio.create_task(sweeper(hub))
         try:
             yield
         finally:
+            sweeping.cancel()
+            with contextlib.suppress(BaseException):
+                await sweeping
             await hub.close()
 
     app = FastAPI(
@@ -232,9 +454,15 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
         openapi_url="/api/openapi.json",
     )
 
-    app.add_middleware(BodyLimit, limit=BODY_LIMIT)
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT, seconds=lim.body_seconds)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(RateLimit, guard=guard)  # outermost: before the body is read
     app.state.guard = guard
+    app.state.public_url = public
+
+    def link_base(request: Request) -> str:
+        """The start of a link this request is answered with."""
+        return public or str(request.base_url)
 
     def hub() -> Hub:
         return state["hub"]
@@ -270,14 +498,6 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
         log.exception("ono99: unexpected error on %s", request.url.path)
         return _error(request, 500, catalog(_lang(request)).gettext(N_("internal error")))
 
-    @app.middleware("http")
-    async def _base_url(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        if "hub" in state:
-            state["hub"].base_url = str(request.base_url)
-        return await call_next(request)
-
     # ------------------------------------------------------------------ pages
 
     def _index() -> Response:
@@ -303,7 +523,10 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
     # ------------------------------------------------------------------ API
 
     async def _body(request: Request, model: type[M]) -> M:
-        """The JSON body as ``model`` (whatever the Content-Type says)."""
+        """The JSON body as ``model``; 415 unless the Content-Type is application/json
+        (a form a page of another site posts cannot change anything)."""
+        if not is_json(request):
+            raise WebError(415, N_("the request body must be application/json"))
         raw = await request.body()
         try:
             data = json.loads(raw) if raw.strip() else None
@@ -325,11 +548,20 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
         body = await _body(request, CreateTable)
         settings = Settings.from_request(body)
         name = body.name
+        if name is not None:
+            clean_name(name)  # a bad name is refused before anything is stored
+        ip = client_ip(request.scope)
+        mine = lobbies.get(ip, set())
+        mine = {t for t in mine if (x := hub().tables.get(t)) is not None and x.phase == "lobby"}
+        if lim.lobby_tables and len(mine) >= lim.lobby_tables:
+            raise WebError(429, TOO_MANY_LOBBIES)
         table = await hub().create(settings, body.seed)
+        mine.add(table.id)
+        lobbies[ip] = mine
         out: dict[str, Any] = {
             "table": table.id,
             "code": table.code,
-            "url": table.info(str(request.base_url))["url"],
+            "url": table.info(link_base(request))["url"],
         }
         if name is not None:
             out["seat"], out["token"] = await table.join(name)
@@ -337,14 +569,14 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
-        return (await _table(table_id)).info(str(request.base_url))
+        return (await _table(table_id)).info(link_base(request))
 
     @app.get("/api/codes/{code}")
     async def code_info(code: str, request: Request) -> dict[str, Any]:
         table = await hub().by_code(code)
         if table is None:
             raise no_table()
-        return table.info(str(request.base_url))
+        return table.info(link_base(request))
 
     @app.post("/api/tables/{table_id}/join", openapi_extra=_documented(JoinTable))
     async def join(table_id: str, request: Request) -> dict[str, Any]:
@@ -367,7 +599,7 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
         return {
             "table": nxt.id,
             "code": nxt.code,
-            "url": nxt.info(str(request.base_url))["url"],
+            "url": nxt.info(link_base(request))["url"],
             "seat": seat,
             "token": token,
         }
@@ -396,6 +628,12 @@ def create_app(db_url: str, *, load: bool = True, limits: Limits | None = None) 
         lang = pick_language(websocket.query_params.get("lang"))
         token = websocket.query_params.get("token")
         ip = client_ip(websocket.scope)
+        origin = websocket.headers.get("origin")
+        if origin is not None and not _same_origin(origin, websocket.headers.get("host"), public):
+            # a page of another site: refused at the handshake (HTTP 403); a client that
+            # is not a browser sends no Origin and is let in
+            await websocket.close(code=1008)
+            return
         refused = guard.open_socket(ip)
         await websocket.accept()
         if refused is not None:

@@ -42,6 +42,7 @@ from ono99.i18n import N_
 from ono99.narrate import narrate
 from ono99.tracking import Tracker
 from ono99.web.announce import catalog, pick_language, speaking, translate
+from ono99.web.limits import is_json
 from ono99.web.store import engine_url
 
 __all__ = ["make_router", "CompanionStore"]
@@ -145,7 +146,9 @@ def _check_name(raw: Any) -> str:
         raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
     name = " ".join(raw.split())
     if not 1 <= len(name) <= NAME_LIMIT or any(
-        unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\u200c\u200d" for ch in name
+        # Cs: a lone surrogate (JSON "\ud800") is no text and cannot be stored
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200c\u200d"
+        for ch in name
     ):
         raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
     return name
@@ -229,9 +232,13 @@ def make_router(db_url: str) -> APIRouter:
             text, status = e.text(lang), e.status
         else:
             text = translate(e, lang)
-        return JSONResponse({"error": " ".join(text.split()), **extra}, status_code=status)
+        # one line of valid UTF-8: a client's lone surrogate quoted in a reason becomes "?"
+        text = " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
+        return JSONResponse({"error": text, **extra}, status_code=status)
 
     async def body(request: Request) -> dict[str, Any]:
+        if not is_json(request):
+            raise _Error(415, N_("the request body must be application/json"))
         raw = await request.body()
         try:
             data = json.loads(raw) if raw.strip() else {}

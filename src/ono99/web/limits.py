@@ -42,6 +42,7 @@ __all__ = [
     "Verdict",
     "client_ip",
     "hide_tokens",
+    "is_json",
 ]
 
 #: the largest websocket frame the server reads at all (uvicorn's ``ws_max_size``)
@@ -55,6 +56,7 @@ FLOODING = N_("too many messages: the connection is closed")
 TOO_MANY_SOCKETS = N_("too many connections from your address")
 SERVER_FULL = N_("the server is full; try again later")
 TOO_LARGE = N_("the message is too large")
+TOO_MANY_LOBBIES = N_("too many open tables from your address; start or wait for one")
 
 #: websocket close codes
 CLOSE_ADDRESS = 4429  # this address: too many connections or handshakes
@@ -91,13 +93,24 @@ class Limits:
     sockets: int = 10_000
     #: refused messages (less the accepted ones since) before a websocket is closed
     flood_strikes: int = 100
+    #: open lobby tables (made, not started, not expired) one address may have
+    lobby_tables: int = 20
+    #: seconds after which a lobby table nobody started is deleted (memory and database)
+    lobby_seconds: float = 6 * 3600.0
+    #: seconds a finished table nobody is connected to stays in memory (then it is
+    #: loaded again from the database when asked for)
+    finished_seconds: float = 60.0
+    #: seconds a client has to send a request's line and headers, and its body
+    header_seconds: float = 10.0
+    body_seconds: float = 10.0
 
     @classmethod
     def off(cls) -> Limits:
-        """No rate or connection limit (the message size still holds)."""
+        """No rate, connection or lobby-count limit (the message size, the timeouts and
+        the lobby tables' expiry still hold)."""
         return cls(
             ws_rate=0, ws_burst=0, ip_ws_rate=0, ip_ws_burst=0, ip_http_rate=0,
-            ip_http_burst=0, ip_sockets=0, sockets=0, flood_strikes=0,
+            ip_http_burst=0, ip_sockets=0, sockets=0, flood_strikes=0, lobby_tables=0,
         )  # fmt: skip
 
     @classmethod
@@ -144,6 +157,11 @@ ENV = {
     "ONO99_IP_SOCKETS": "ip_sockets",
     "ONO99_SOCKETS": "sockets",
     "ONO99_FLOOD_STRIKES": "flood_strikes",
+    "ONO99_LOBBY_TABLES": "lobby_tables",
+    "ONO99_LOBBY_SECONDS": "lobby_seconds",
+    "ONO99_FINISHED_SECONDS": "finished_seconds",
+    "ONO99_HEADER_SECONDS": "header_seconds",
+    "ONO99_BODY_SECONDS": "body_seconds",
 }
 
 
@@ -324,6 +342,13 @@ class RateLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+def is_json(request: Request) -> bool:
+    """Whether the request says its body is ``application/json`` (parameters aside):
+    state-changing POSTs require it, so that a form on another site cannot send one."""
+    kind = request.headers.get("content-type", "")
+    return kind.split(";", 1)[0].strip().lower() == "application/json"
+
+
 _TOKEN = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
 
 
@@ -342,9 +367,27 @@ class HideTokens(logging.Filter):
         return True
 
 
+class NoClientTracebacks(logging.Filter):
+    """uvicorn logs a client's bad websocket frame (a text frame that is not UTF-8) with
+    a traceback; it closes the connection (1007) itself. One info line, no traceback:
+    what a client sends never puts a traceback in the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, UnicodeDecodeError):
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno = logging.INFO
+            record.levelname = "INFO"
+        return True
+
+
 def hide_tokens() -> None:
-    """Keep tokens out of uvicorn's log lines (whatever its log level)."""
+    """Keep tokens out of uvicorn's log lines (whatever its log level), and a client's
+    bad frames from putting a traceback there."""
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, HideTokens) for f in logger.filters):
             logger.addFilter(HideTokens())
+        if not any(isinstance(f, NoClientTracebacks) for f in logger.filters):
+            logger.addFilter(NoClientTracebacks())

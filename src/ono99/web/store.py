@@ -196,11 +196,22 @@ class Store:
         #: every change is then announced on CHANNEL
         self.proc: str | None = None
         self.engine: Engine = create_engine(real, **kwargs)
+        #: SQLite on a file: a second engine that never waits for a lock another process
+        #: holds (``try_add_moves``: the commits the event loop makes itself)
+        self._nowait: Engine | None = None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            path = make_url(real).database
+            if path and path != ":memory:" and not path.startswith("file:"):
+                self._nowait = create_engine(
+                    real, connect_args={"check_same_thread": False, "timeout": 0}
+                )
+                event.listen(self._nowait, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
 
     def close(self) -> None:
+        if self._nowait is not None:
+            self._nowait.dispose()
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writes
@@ -293,6 +304,43 @@ class Store:
             except Exception as e:
                 out.append(e)
         return out
+
+    def try_add_moves(self, items: list[MoveRow]) -> list[Exception | None] | None:
+        """``add_moves`` for the event loop itself: on SQLite it never waits for a lock
+        (another process's write transaction): None, and nothing stored, when the batch
+        could not go in at once (locked, or an item failed: ``add_moves`` in a thread then
+        stores what it can and tells each item's error)."""
+        if self._nowait is None:
+            return None
+        if not items:
+            return []
+        try:
+            with self._nowait.begin() as c:
+                self._insert_moves(c, items)
+        except Exception:
+            return None
+        return [None] * len(items)
+
+    def delete_expired_lobbies(self, before: float) -> list[str]:
+        """Delete the tables made before ``before`` (seconds since the epoch) that never
+        started, with their seats; their ids."""
+        with self.engine.begin() as c:
+            ids = [
+                r[0]
+                for r in c.execute(
+                    select(tables_t.c.id).where(
+                        tables_t.c.started.is_(False), tables_t.c.created < before
+                    )
+                )
+            ]
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                c.execute(delete(seats_t).where(seats_t.c.table_id.in_(chunk)))
+                c.execute(delete(owners_t).where(owners_t.c.table_id.in_(chunk)))
+                c.execute(
+                    delete(tables_t).where(tables_t.c.id.in_(chunk), tables_t.c.started.is_(False))
+                )
+            return ids
 
     def _insert_moves(self, c: Connection, items: list[MoveRow]) -> None:
         c.execute(

@@ -98,7 +98,13 @@ function codeFromInput(text) {
 }
 
 function tableLink(id) {
-  return state.url || `${location.origin}/t/${encodeURIComponent(state.code || id)}`;
+  // the server sends "/t/CODE" (or the configured public URL's link): shown absolute
+  const link = state.url || `/t/${encodeURIComponent(state.code || id)}`;
+  try {
+    return new URL(link, location.origin).href;
+  } catch (_e) {
+    return `${location.origin}/t/${encodeURIComponent(state.code || id)}`;
+  }
 }
 
 async function resolveTable(x) {
