@@ -52,6 +52,7 @@ def test_lobby_tables_per_address_are_capped(tmp_path: Path) -> None:
         n = _rows(tmp_path / "web.db", "ono99_tables")
         r = _post(srv.url, "/api/tables", {"players": 2, "name": "Ana"})
         assert r.status_code == 429, r.text
+        assert r.headers["x-content-type-options"] == "nosniff"
         err = r.json()["error"]
         assert err and "\n" not in err
         assert _rows(tmp_path / "web.db", "ono99_tables") == n  # nothing stored

@@ -259,6 +259,9 @@ def test_page_headers(tmp_path: Path) -> None:
                      "/nowhere", f"/api/tables/{t['table']}"):  # fmt: skip
             r = httpx.get(srv.url + path)
             assert r.headers.get("x-content-type-options") == "nosniff", path
+        # an error answer too (415 here)
+        bad = httpx.post(srv.url + "/api/tables", content=b"{")
+        assert bad.status_code == 415 and bad.headers.get("x-content-type-options") == "nosniff"
         # the pages run under that CSP: no inline script, style or handler in them
         for name in ("index.html", "companion.html"):
             html = (Path(__file__).parents[2] / "src/ono99/web/static" / name).read_text()

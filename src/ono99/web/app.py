@@ -455,8 +455,8 @@ def create_app(
     )
 
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, seconds=lim.body_seconds)
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(RateLimit, guard=guard)  # outermost: before the body is read
+    app.add_middleware(RateLimit, guard=guard)  # before the body is read
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, a 429 too
     app.state.guard = guard
     app.state.public_url = public
 
