@@ -4,7 +4,13 @@ The page's replay viewer posts a record (R-REC, e.g. from
 ``GET /api/tables/{ID}/record`` or a file) and steps through the answer forward and
 back. Everything comes from the engine's public API (:func:`ono99.parse_record`,
 ``Game.apply``, :func:`ono99.state_json`): the viewer computes nothing. A record is
-public once its game is over, so every hand is shown.
+public once its game is over, so every hand is shown. Each event carries its
+announcement (``text``, the server's narration in the language of ``?lang=``), so the
+page tells a replay in the same words as the live game.
+
+A seed beyond 2^53 (a 128-bit seed is the rule) loses digits in a browser's
+``JSON.parse``; the page keeps it exact, and a seed sent as a string of digits is taken
+as that integer, so either form replays.
 
 >>> rec = {"rules": "mattel2022", "players": ["Ana", "Bo"], "seed": 1, "moves": []}
 >>> steps = replay_steps(rec)
@@ -15,13 +21,17 @@ public once its game is over, so every hand is shown.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ono99 import parse_record, state_json
 from ono99.cards import action_code
 from ono99.errors import Ono99Error
 from ono99.events import Event
+from ono99.narrate import narrate
 from ono99.records import ReplayError, apply_move
+from ono99.rules import Rules
+from ono99.web.announce import pick_language, speaking, translate
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -40,29 +50,56 @@ def _codes(value: Any) -> Any:
     return value
 
 
-def event_json(event: Event) -> dict[str, Any]:
-    """An engine event as JSON, cards as codes (drawn cards included: the record is public)."""
+def event_json(
+    event: Event, names: Sequence[str] | None = None, rules: Rules | None = None
+) -> dict[str, Any]:
+    """An engine event as JSON, cards as codes (drawn cards included: the record is
+    public); with ``names`` and ``rules`` also its announcement ``text`` for a spectator,
+    in the language of the ``speaking`` block around the call."""
     info = None
     if event.info is not None:
         info = {k: _codes(v) if k in ("cards", "hands") else v for k, v in event.info.items()}
-    return {
+    out: dict[str, Any] = {
         "kind": event.kind,
         "seat": event.seat,
         "card": None if event.card is None else action_code(event.card),
         "total": event.total,
         "info": info,
     }
+    if names is not None and rules is not None:
+        out["text"] = narrate(event, names, rules, you=None)
+    return out
 
 
-def replay_steps(record: Any) -> list[dict[str, Any]]:
+def _digit_seed(record: Any) -> Any:
+    """``record`` with a seed given as a string of digits made an integer."""
+    if isinstance(record, dict):
+        seed = record.get("seed")
+        if isinstance(seed, str) and 0 < len(seed) <= 100 and seed.isascii() and seed.isdigit():
+            return {**record, "seed": int(seed)}
+    return record
+
+
+def replay_steps(record: Any, lang: str = "en") -> list[dict[str, Any]]:
     """The state before the first move and after each move of ``record``:
     ``[{"index", "move", "seat", "state", "events"}]`` (``state`` as R-REC's replay JSON,
-    ``events`` the announcements of that move). Raises :class:`ono99.RecordError` or
-    :class:`ono99.ReplayError` (a bad record, an illegal move) like ``ono99 replay``."""
-    parsed = parse_record(record)
+    ``events`` the announcements of that move, told in ``lang``). Raises
+    :class:`ono99.RecordError` or :class:`ono99.ReplayError` (a bad record, an illegal
+    move) like ``ono99 replay``.
+
+    >>> rec = {"rules": "mattel2022", "players": ["Ana", "Bo"], "seed": str(2**127), "moves": []}
+    >>> replay_steps(rec, "ta")[0]["events"][0]["text"]
+    'சுற்று 1: Ana தொடங்குகிறார்'
+    """
+    with speaking(lang):
+        return _steps(parse_record(_digit_seed(record)))
+
+
+def _steps(parsed: Any) -> list[dict[str, Any]]:
     if len(parsed.moves) > MAX_MOVES:
         raise ValueError(f"a record of at most {MAX_MOVES} moves can be replayed here")
     game = parsed.new_game(events=True)
+    names, rules = game.names, game.rules
     events = game.events if game.events is not None else []
     seen = len(events)
     steps: list[dict[str, Any]] = [
@@ -71,7 +108,7 @@ def replay_steps(record: Any) -> list[dict[str, Any]]:
             "move": None,
             "seat": None,
             "state": state_json(game),
-            "events": [event_json(e) for e in events[:seen]],
+            "events": [event_json(e, names, rules) for e in events[:seen]],
         }
     ]
     for i, move in enumerate(parsed.moves):
@@ -83,7 +120,7 @@ def replay_steps(record: Any) -> list[dict[str, Any]]:
                 "move": str(move),
                 "seat": seat,
                 "state": state_json(game),
-                "events": [event_json(e) for e in events[seen:]],
+                "events": [event_json(e, names, rules) for e in events[seen:]],
             }
         )
         seen = len(events)
@@ -104,12 +141,15 @@ def make_router() -> APIRouter:
         body = await request.body()
         if len(body) > 1_000_000:
             return JSONResponse({"error": "the record is too large", "move": None}, 413)
+        lang = pick_language(
+            request.query_params.get("lang") or request.headers.get("accept-language")
+        )
         try:
-            steps = replay_steps(json.loads(body))
+            steps = replay_steps(json.loads(body), lang)
         except ReplayError as e:
-            return JSONResponse({"error": str(e), "move": e.move}, 400)
+            return JSONResponse({"error": translate(e, lang)[:300], "move": e.move}, 400)
         except (Ono99Error, ValueError, TypeError, RecursionError) as e:
-            return JSONResponse({"error": " ".join(str(e).split())[:300], "move": None}, 400)
+            return JSONResponse({"error": translate(e, lang)[:300], "move": None}, 400)
         return JSONResponse({"steps": steps})
 
     # a plain Starlette route: the request is passed as it is (no annotation lookups)

@@ -227,6 +227,10 @@ UI_STRINGS: tuple[str, ...] = (
     # TRANSLATORS: the label of the replay's slider that picks a move of the game
     N_("Move"),
     N_("Keys"),
+    # TRANSLATORS: said to a player (screen reader) when their turn timer ran out
+    N_("Time is up: a bot plays for you"),
+    # TRANSLATORS: a card a bot played for the reader while they were away or out of time
+    N_("A bot plays {card} for you — total {total}"),
     *COMPANION_STRINGS,  # the table companion's page (web/companion_strings.py)
 )
 

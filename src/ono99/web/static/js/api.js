@@ -7,21 +7,96 @@ export class ApiError extends Error {
   }
 }
 
+// ---------------------------------------------------------------- JSON with big integers
+// A record's seed is a 128-bit integer: JSON.parse would make it a float (2.79e+38) and
+// JSON.stringify would send that float back. parseJSON keeps every integer beyond 2^53
+// as a BigInt (from its source text), stringifyJSON writes a BigInt as its digits.
+
+const BIG = "\u2063ono99-big:";
+
+function reviveBig(_key, value, context) {
+  if (typeof value === "number" && !Number.isSafeInteger(value) && context && typeof context.source === "string"
+    && /^-?\d+$/.test(context.source)) return BigInt(context.source);
+  if (typeof value === "string" && value.startsWith(BIG)) return BigInt(value.slice(BIG.length));
+  return value;
+}
+
+/** Quote every integer of 16 or more digits outside strings (for browsers whose reviver
+ * gets no source text). */
+function quoteBig(text) {
+  let out = "";
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+      const tok = m ? m[0] : c;
+      out += /^-?\d{16,}$/.test(tok) ? `"${BIG}${tok}"` : tok;
+      i += tok.length;
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+let sourceText = null;
+function hasSourceText() {
+  if (sourceText === null) {
+    sourceText = false;
+    try { JSON.parse("1", (_k, v, ctx) => { sourceText = Boolean(ctx && ctx.source === "1"); return v; }); } catch (_e) { /* old */ }
+  }
+  return sourceText;
+}
+
+/** JSON.parse that keeps integers beyond 2^53 exactly (as BigInt). */
+export function parseJSON(text) {
+  return hasSourceText() ? JSON.parse(text, reviveBig) : JSON.parse(quoteBig(text), reviveBig);
+}
+
+/** JSON.stringify that writes a BigInt as its digits (the inverse of parseJSON). */
+export function stringifyJSON(value, space) {
+  if (typeof JSON.rawJSON === "function") {
+    return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? JSON.rawJSON(v.toString()) : v), space);
+  }
+  const text = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${BIG}${v}` : v), space);
+  return text.replace(new RegExp(`"${BIG}(-?\\d+)"`, "g"), "$1");
+}
+
+// ---------------------------------------------------------------- HTTP
+
+let pageLanguage = () => "en";
+/** Where the page's language comes from: the server words its errors in it (?lang=). */
+export function setLanguageSource(fn) {
+  pageLanguage = fn;
+}
+
+function withLang(url) {
+  return `${url}${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(pageLanguage())}`;
+}
+
 async function call(method, url, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = typeof body === "string" ? body : stringifyJSON(body);
   }
   let r;
   try {
-    r = await fetch(url, init);
+    r = await fetch(withLang(url), init);
   } catch (e) {
     throw new ApiError(0, String(e && e.message ? e.message : e));
   }
   let data = null;
   try {
-    data = await r.json();
+    data = parseJSON(await r.text());
   } catch (_e) { /* no JSON body */ }
   if (!r.ok) throw new ApiError(r.status, (data && data.error) || `HTTP ${r.status}`);
   return data;
@@ -34,16 +109,23 @@ export const rematch = (id, token) => call("POST", `/api/tables/${encodeURICompo
 export const tableInfo = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`);
 export const resolveCode = (code) => call("GET", `/api/codes/${encodeURIComponent(code)}`);
 export const getRecord = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`);
+/** The replay's steps; `record` is an object (big integers as BigInt) or a record's JSON text. */
 export const replaySteps = (record) => call("POST", "/api/replay", record);
 
 export function recordUrl(id) {
   return `/api/tables/${encodeURIComponent(id)}/record`;
 }
 
+/** Seconds between heartbeats, and of silence after which a connection counts as dead. */
+export const PING_SECONDS = 3;
+export const DEAD_SECONDS = 9;
+
 /**
  * One websocket to a table that reconnects by itself (with the same token: the server
- * sends the full view again). onMessage gets every parsed message; onStatus gets
- * "open" | "connecting" | "closed".
+ * sends the full view again, with `catchup: true`). A heartbeat (`ping` every
+ * PING_SECONDS, answered `pong`) finds a dead connection: when nothing at all arrives for
+ * DEAD_SECONDS the socket is dropped and a new one opened. onMessage gets every parsed
+ * message (pongs too); onStatus gets "open" | "connecting" | "closed".
  */
 export class TableSocket {
   constructor(id, token, { onMessage, onStatus, onGone, lang }) {
@@ -56,6 +138,8 @@ export class TableSocket {
     this.ws = null;
     this.closed = false;
     this.retry = 0;
+    this.heard = 0;
+    this.beat = null;
     this.connect();
   }
 
@@ -72,14 +156,25 @@ export class TableSocket {
     this.onStatus("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.heard = Date.now();
+    // a handshake that never ends (a frozen server) counts as a lost connection too
+    const opening = setTimeout(() => {
+      if (this.ws === ws && ws.readyState !== WebSocket.OPEN) this.lost();
+    }, DEAD_SECONDS * 1000);
     ws.onopen = () => {
+      clearTimeout(opening);
+      if (this.ws !== ws) return;
       this.retry = 0;
+      this.heard = Date.now();
       this.onStatus("open");
+      this.startHeartbeat(ws);
     };
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
+      this.heard = Date.now();
       let msg;
       try {
-        msg = JSON.parse(e.data);
+        msg = parseJSON(e.data);
       } catch (_e) {
         return;
       }
@@ -89,19 +184,50 @@ export class TableSocket {
       if (this.ws !== ws) return;
       if (e.code === 4404) {
         this.closed = true;
+        this.stopHeartbeat();
         this.onGone();
         return;
       }
-      this.onStatus("closed");
-      if (this.closed) return;
-      const delay = Math.min(5000, 300 * 2 ** this.retry++);
-      setTimeout(() => this.connect(), delay);
+      this.lost();
     };
+  }
+
+  /** The connection is gone (closed, or silent too long): say so and open another. */
+  lost() {
+    this.stopHeartbeat();
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      try { ws.close(); } catch (_e) { /* already closed */ }
+    }
+    this.onStatus("closed");
+    if (this.closed) return;
+    const delay = Math.min(5000, 300 * 2 ** this.retry++);
+    setTimeout(() => this.connect(), delay);
+  }
+
+  startHeartbeat(ws) {
+    this.stopHeartbeat();
+    let n = 0;
+    this.beat = setInterval(() => {
+      if (this.ws !== ws) return this.stopHeartbeat();
+      if (Date.now() - this.heard > DEAD_SECONDS * 1000) {
+        this.lost();
+        return;
+      }
+      if (n++ % PING_SECONDS === 0) this.send({ type: "ping" });
+    }, 1000);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.beat);
+    this.beat = null;
   }
 
   send(obj) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(obj));
+      this.ws.send(stringifyJSON(obj));
       return true;
     }
     return false;
@@ -109,6 +235,7 @@ export class TableSocket {
 
   close() {
     this.closed = true;
+    this.stopHeartbeat();
     if (this.ws) this.ws.close();
   }
 }

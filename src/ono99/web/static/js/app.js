@@ -7,14 +7,18 @@ import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLangu
 import { ReplayViewer } from "./replay.js";
 import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
 import {
-  cardName, diffLines, directionText, narrate, presetTitle, rulesFacts, rulesHelp, scoreText,
-  statusText, turnText, whyNot, winnerText,
+  cardName, directionText, presetTitle, rulesFacts, rulesHelp, scoreText, statusText, turnText, whyNot,
+  winnerText,
 } from "./words.js";
 
 const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
 const LOG_MAX = 150;
+const WARN_SECONDS = 5; // the turn timer's warning, in the live region
+// events shown next to the total: the last card played, a bust, a round's end
+const HEADLINE = ["play", "four99", "bust", "out_of_round", "token_lost", "eliminated", "round_end", "game_over"];
+const ROUND_LINES = ["bust", "token_lost", "eliminated", "out_of_round", "round_end"];
 
 const state = {
   page: "loading",
@@ -30,7 +34,12 @@ const state = {
   sent: false, // a move is on its way
   helpRules: ["mattel2022", {}],
   summaryFor: null,
+  summaryMoves: null, // view.moves when the round summary was shown: the next move hides it
   deadline: null,
+  warned: null, // the deadline whose "seconds left" warning was said
+  timedOut: null, // the deadline whose time-out was said
+  myTurn: false,
+  lastEvent: null, // {kind, text}: the last card played, a bust, a round's end
 };
 
 // ---------------------------------------------------------------- small things
@@ -387,8 +396,10 @@ function seatFlags(s) {
   };
 }
 
-function log(lines) {
+/** Add `lines` to the announcements; `replace`: they are the whole log (a catch-up). */
+function log(lines, replace = false) {
   const ol = $("#log");
+  if (replace) ol.replaceChildren();
   for (const line of lines) {
     if (!line) continue;
     ol.append(h("li", { text: line }));
@@ -509,7 +520,7 @@ function renderHand() {
 }
 
 function cardClass(code) {
-  if (/^\d+$/.test(code)) return "num";
+  if (code !== "99" && /^\d+$/.test(code)) return "num";
   return { "-10": "minus", R: "rev", P2: "p2", H: "hold", "99": "n99" }[code] || "other";
 }
 
@@ -544,18 +555,37 @@ function renderTimer() {
   const left = Math.max(0, Math.round(state.deadline - Date.now() / 1000));
   el.textContent = tn("{count} second left", "{count} seconds left", left);
   show(el, true);
+  const mine = v.seat !== null && v.seat !== undefined && v.to_move === v.seat;
+  if (!mine) return;
+  if (left <= WARN_SECONDS && left > 0 && state.warned !== state.deadline) {
+    state.warned = state.deadline;
+    announce(el.textContent);
+  } else if (left === 0 && state.timedOut !== state.deadline) {
+    state.timedOut = state.deadline;
+    const takeover = !(state.info && state.info.takeover === false);
+    announce(takeover ? t("Time is up: a bot plays for you") : el.textContent);
+  }
+}
+
+/** Say `text` in the live region (screen readers read out what is added to it). Each
+ * line stays a few seconds, so one said right after it ("Your turn") does not cut it off. */
+function announce(text) {
+  if (!text) return;
+  const line = h("span", { text: `${text} ` });
+  $("#live").append(line);
+  setTimeout(() => line.remove(), 6000);
 }
 setInterval(() => {
   if (state.page === "table" && state.deadline !== null) renderTimer();
 }, 1000);
 
 // round and game summaries
-function showSummary(kind, lines) {
+function showSummary(kind, lines, toldWinner = false) {
   const v = state.view;
   const box = $("#summary");
   const over = kind === "game";
   $("#summary-title").textContent = over ? t("Game over") : t("Round {round} is over", { round: v.round - 1 });
-  const shown = over ? [winnerText(v.winner, v.names, v.seat), ...lines] : lines;
+  const shown = over && !toldWinner ? [winnerText(v.winner, v.names, v.seat), ...lines] : lines;
   fill($("#summary-lines"), shown.filter(Boolean).map((l) => h("li", { text: l })));
   const head = h("tr", {}, h("th", { scope: "col", text: t("Player") }));
   if (v.tokens) head.append(h("th", { scope: "col", text: t("Tokens") }));
@@ -579,15 +609,41 @@ function showSummary(kind, lines) {
   show($("#replay-button"), over);
   show($("#rematch-button"), over && Boolean(state.creds));
   show($("#summary-close"), !over);
+  box.classList.toggle("overlay", !over);
   show(box, true);
   state.summaryFor = over ? "game" : v.round;
+  state.summaryMoves = over ? null : v.moves;
   box.focus({ preventScroll: true });
+}
+
+function hideSummary() {
+  show($("#summary"), false);
+  state.summaryMoves = null;
+}
+
+/** An event's words: the server's narration (`text`); a card a bot played for this seat
+ * while its player was away or out of time is told as such, not as "You play 10". */
+function eventText(e, v, botForMe) {
+  if (botForMe && e.seat === v.seat && (e.kind === "play" || e.kind === "four99") && e.card !== null) {
+    return t("A bot plays {card} for you — total {total}", { card: cardName(e.card === "99x4" ? "99" : e.card, v.rules), total: e.total });
+  }
+  return e.text || null;
+}
+
+function renderLastEvent() {
+  const el = $("#last-event");
+  const last = state.lastEvent;
+  el.textContent = last ? last.text : "";
+  el.dataset.kind = last ? last.kind : "";
+  el.classList.toggle("bad", Boolean(last) && last.kind !== "play" && last.kind !== "four99");
 }
 
 function onState(msg) {
   const prev = state.view;
+  const prevDeadline = state.deadline;
   state.msg = msg;
-  state.sent = false;
+  // a presence change (same version, higher `presence`) leaves a move on its way as it is
+  if (msg.version !== state.version || msg.ack !== undefined || msg.catchup) state.sent = false;
   state.version = msg.version ?? state.version;
   if (msg.table) {
     state.info = msg.table;
@@ -612,28 +668,46 @@ function onState(msg) {
   }
   state.view = v;
   state.helpRules = [v.rules, v.options || {}];
-  const events = Array.isArray(msg.events) ? msg.events : Array.isArray(v.events) ? v.events : null;
-  let lines;
-  if (events) lines = events.map((e) => ("text" in e ? e.text : narrate(e, v)));
-  else lines = prev ? diffLines(prev, v) : [];
-  if (!prev && events && lines.length > 12) lines = lines.slice(-12);
-  log(lines.filter(Boolean));
-  if (prev && !msg.catchup) say(lines.filter(Boolean));
+  const events = Array.isArray(msg.events) ? msg.events : [];
+  const catchup = Boolean(msg.catchup) || !prev;
+  // a card of this seat that this page did not send: a bot played it (away, or time out)
+  const mine = v.seat !== null && v.seat !== undefined;
+  const acked = msg.ack !== undefined && msg.ack !== null && msg.ack === state.moveId;
+  const away = mine && Boolean((v.away || [])[v.seat]);
+  const late = prevDeadline !== null && Date.now() / 1000 >= prevDeadline - 1;
+  const botForMe = mine && !catchup && !acked && (away || late);
+  const lines = events.map((e) => eventText(e, v, botForMe)).filter(Boolean);
+  if (botForMe && late && state.timedOut !== prevDeadline && events.some((e) => e.seat === v.seat)) {
+    state.timedOut = prevDeadline; // the timer ran out and a bot moved: say so once
+    announce(t("Time is up: a bot plays for you"));
+  }
+  // a fresh connection's events are the catch-up: they replace the log, never add to it
+  log(lines, catchup);
+  if (!catchup) say(lines);
+  for (const e of events) {
+    const text = eventText(e, v, botForMe);
+    if (text && HEADLINE.includes(e.kind)) state.lastEvent = { kind: e.kind, text };
+  }
+  const moved = prev && v.moves !== prev.moves;
+  if (moved && state.summaryMoves !== null && v.moves > state.summaryMoves) hideSummary();
   renderTable();
+  renderLastEvent();
+  const myTurn = mine && v.to_move === v.seat && (v.legal || []).length > 0;
+  if (myTurn && (!state.myTurn || moved || catchup)) announce(turnText(v));
+  state.myTurn = myTurn;
   const gameOver = v.winner !== null && v.winner !== undefined;
   if (gameOver && state.summaryFor !== "game") {
-    const roundLines = events ? events.filter((e) => ["bust", "token_lost", "eliminated", "out_of_round"].includes(e.kind)).map((e) => narrate(e, v)) : [];
-    showSummary("game", roundLines);
+    const over = events.filter((e) => e.kind === "game_over" || ROUND_LINES.includes(e.kind));
+    const told = over.some((e) => e.kind === "game_over" && e.text);
+    showSummary("game", over.map((e) => eventText(e, v, botForMe)).filter(Boolean), told);
   }
   if (gameOver && msg.table && msg.table.next_table && !$("#rematch-link")) {
     onRematchOffered({ table: msg.table.next_table });
   } else if (!gameOver && prev && v.round > prev.round) {
-    const roundLines = events
-      ? events.filter((e) => ["bust", "token_lost", "eliminated", "out_of_round", "round_end"].includes(e.kind)).map((e) => narrate(e, v))
-      : diffLines(prev, v);
+    const roundLines = events.filter((e) => ROUND_LINES.includes(e.kind)).map((e) => eventText(e, v, botForMe));
     showSummary("round", roundLines.filter(Boolean));
   } else if (!gameOver && state.summaryFor === "game") {
-    show($("#summary"), false);
+    hideSummary();
     state.summaryFor = null;
   }
 }
@@ -641,6 +715,7 @@ function onState(msg) {
 function onMessage(msg) {
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "state") onState(msg);
+  else if (msg.type === "pong") return; // the heartbeat (api.TableSocket)
   else if (msg.type === "error") {
     state.sent = false;
     $("#move-note").textContent = typeof msg.error === "string" ? msg.error : "";
@@ -760,6 +835,11 @@ function onKey(e) {
   const tag = (e.target && e.target.tagName) || "";
   if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
   if ($("#help").open) return;
+  if (e.key === "Escape" && !$("#summary").hidden && state.summaryFor !== "game") {
+    hideSummary();
+    e.preventDefault();
+    return;
+  }
   if (e.key === "?") {
     openHelp();
     e.preventDefault();
@@ -826,7 +906,7 @@ async function openReplayOfTable() {
 async function openReplayFile(file) {
   showError("");
   try {
-    const record = JSON.parse(await file.text());
+    const record = api.parseJSON(await file.text()); // every digit of the seed kept
     await replay.open(record);
   } catch (err) {
     showError(err.message);
@@ -842,9 +922,10 @@ function retranslate() {
   if (state.page === "waiting") renderWaiting();
   if (state.view) {
     renderTable();
+    renderLastEvent();
     if (!$("#summary").hidden && state.summaryFor === "game") showSummary("game", []);
   }
-  if (state.page === "replay") replay.render();
+  if (state.page === "replay") replay.relang().catch((err) => showError(err.message));
 }
 
 // ------------------------------------------------------------------ speaking
@@ -866,6 +947,7 @@ function updateSpeechToggle() {
 }
 
 async function main() {
+  api.setLanguageSource(currentLanguage);
   buildLanguagePicker();
   $("#speech-on").addEventListener("change", (e) => {
     try { localStorage.setItem(SPEECH_KEY, e.target.checked ? "on" : "off"); } catch (_e) { /* storage off */ }
@@ -896,13 +978,18 @@ async function main() {
   $("#draw-button").addEventListener("click", () => playCard("draw"));
   $("#help-button").addEventListener("click", openHelp);
   $("#summary-close").addEventListener("click", () => {
-    show($("#summary"), false);
+    hideSummary();
     const first = $("#hand button.ok") || $("#hand button");
     if (first) first.focus();
   });
   $("#replay-button").addEventListener("click", openReplayOfTable);
   $("#rematch-button").addEventListener("click", onRematch);
   document.addEventListener("keydown", onKey);
+  // a click outside the round summary puts it away (and does what it clicked)
+  document.addEventListener("click", (e) => {
+    const box = $("#summary");
+    if (!box.hidden && state.summaryFor !== "game" && !box.contains(e.target)) hideSummary();
+  }, true);
   const x = tableFromLocation();
   if (x) await openTable(x);
   else {

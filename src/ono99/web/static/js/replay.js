@@ -1,14 +1,18 @@
 // The replay viewer: a finished game's record, stepped forward and back. The server
-// replays the record (POST /api/replay) and sends the state after every move.
+// replays the record (POST /api/replay) and sends the state after every move, each
+// move's announcements worded by the server (events' `text`, as in the live game). The
+// record keeps every digit of its 128-bit seed (api.parseJSON/stringifyJSON): the viewer
+// shows it, sends it back and downloads it exactly.
 import * as api from "./api.js";
 import { $, fill, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { cardName, directionText, narrate, winnerText } from "./words.js";
+import { cardName, directionText, winnerText } from "./words.js";
 
 export class ReplayViewer {
   constructor({ onClose, show, error }) {
     this.steps = [];
     this.i = 0;
+    this.record = null;
     this.onClose = onClose;
     this.showPage = show;
     this.error = error;
@@ -18,16 +22,38 @@ export class ReplayViewer {
     $("#replay-last").addEventListener("click", () => this.go(this.steps.length - 1));
     $("#replay-close").addEventListener("click", () => this.onClose());
     $("#replay-slider").addEventListener("input", (e) => this.go(Number(e.target.value)));
+    $("#replay-download").addEventListener("click", () => this.download());
   }
 
+  /** The record as a file, every digit as it came. */
+  download() {
+    if (!this.record) return;
+    const blob = new Blob([`${api.stringifyJSON(this.record, 2)}\n`], { type: "application/json" });
+    const a = h("a", { href: URL.createObjectURL(blob), download: "ono99-record.json" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  }
+
+  /** `record`: a parsed record (api.parseJSON: big integers as BigInt). */
   async open(record) {
     const data = await api.replaySteps(record);
+    this.record = record;
     this.steps = data.steps || [];
     this.i = 0;
     $("#replay-slider").max = String(Math.max(0, this.steps.length - 1));
     this.showPage();
     this.render();
     $("#replay-forward").focus();
+  }
+
+  /** The same steps again, worded in the page's new language. */
+  async relang() {
+    if (!this.record) return;
+    const data = await api.replaySteps(this.record);
+    this.steps = data.steps || this.steps;
+    this.render();
   }
 
   go(i) {
@@ -58,9 +84,10 @@ export class ReplayViewer {
     if (!step) return;
     const s = step.state;
     const names = s.players;
-    const view = { names, rules: s.rules, options: s.options || {}, seat: null };
     const last = this.steps.length - 1;
-    $("#main").dataset.replay = JSON.stringify({ step: this.i, steps: this.steps.length, total: s.total });
+    const seed = this.record && this.record.seed !== undefined && this.record.seed !== null ? String(this.record.seed) : "";
+    $("#main").dataset.replay = JSON.stringify({ step: this.i, steps: this.steps.length, total: s.total, seed });
+    $("#replay-seed").textContent = seed ? `${t("Seed")}: ${seed}` : "";
     $("#replay-pos").textContent = t("Move {index} of {count}", { index: this.i, count: last });
     $("#replay-slider").value = String(this.i);
     $("#replay-first").disabled = this.i === 0;
@@ -70,7 +97,7 @@ export class ReplayViewer {
     $("#replay-total").textContent = String(s.total);
     $("#replay-direction").textContent = `${s.direction === 1 ? "↻" : "↺"} ${directionText(s.direction)}`;
     $("#replay-round").textContent = t("Round {round}", { round: s.round });
-    let lines = (step.events || []).map((e) => narrate(e, view)).filter(Boolean);
+    let lines = (step.events || []).map((e) => e.text).filter(Boolean);
     if (this.i === 0 && !lines.length) lines = [t("The deal")];
     const told = (step.events || []).some((e) => e.kind === "game_over");
     if (this.i === last && !told && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));

@@ -1,6 +1,7 @@
 // Words for what the server sent: card names, why a card cannot be played, whose turn
-// it is, announcements. Display only — the server decides what is legal (view.legal);
-// these mirror ono99/tui/texts.py and ono99/narrate.py, with the same msgids.
+// it is. Display only — the server decides what is legal (view.legal); these mirror
+// ono99/tui/texts.py, with the same msgids. Announcements are the server's own narration
+// (each event's `text`, ono99/narrate.py): the page never words an event itself.
 import { t, tn } from "./i18n.js";
 
 /** What the page needs to know of a preset to word things (never to judge moves). */
@@ -30,16 +31,19 @@ export function presetTitle(preset) {
   return t("O'NO 99 (1980)");
 }
 
+/** The name of a card code as the preset names it: the 99 card (code `99`, all digits
+ * like a number card, so it is looked up before the number test) is "ONO 99" in
+ * mattel2022 and "O'NO 99" in the 1980 presets. */
 export function cardName(code, preset) {
   code = String(code);
-  if (/^\d+$/.test(code)) return code;
+  if (code !== "99" && /^\d+$/.test(code)) return code;
   switch (code) {
     case "-10": return t("-10");
     case "R": return t("Reverse");
     case "P2": return preset === "mattel2022" ? t("Play 2") : t("Double Play");
     case "H": return t("Hold");
     case "99": return preset === "mattel2022" ? t("ONO 99") : t("O'NO 99");
-    case "99x4": return t("four ONO 99 cards");
+    case "99x4": return t("four ONO 99 cards"); // only mattel2022 has it
     case "draw": return t("draw");
     default: return code;
   }
@@ -122,114 +126,6 @@ export function statusText(view, seat) {
   if ((view.out || []).includes(seat)) return t("out of the game");
   if ((view.round_out || []).includes(seat)) return t("out of this round");
   return "";
-}
-
-const cardCode = (c) => (c === null || c === undefined ? null : String(c));
-
-/** One announcement line for a server event {kind, seat, card, total, info}, or null.
- * Events of the viewer's own seat are told in the second person (narrate.narrate). */
-export function narrate(ev, view) {
-  const names = view.names || [];
-  const preset = view.rules;
-  const you = view.seat;
-  const info = ev.info || {};
-  const k = ev.kind;
-  const who = ev.seat !== null && ev.seat !== undefined ? names[ev.seat] : "";
-  const card = cardCode(ev.card);
-  const cname = card === null ? "" : cardName(card, preset);
-  const mine = you !== null && you !== undefined && ev.seat === you;
-  const drawPenalty = rulesFacts(preset, view.options).drawPenalty;
-  if (k === "game_over") {
-    const w = info.winner;
-    if (w === null || w === undefined) return null;
-    return winnerText(w, names, you);
-  }
-  if (mine && k !== "reverse" && k !== "round_end") {
-    switch (k) {
-      case "play": return t("You play {card} — total {total}", { card: cname, total: ev.total });
-      case "four99": return t("You discard four ONO 99 cards — total {total}", { total: ev.total });
-      case "round_start": return t("Round {round}: you start", { round: info.round });
-      case "draw": {
-        const count = Number(info.count ?? 1);
-        if (count === 0) return t("You cannot draw: no cards are left");
-        if (Array.isArray(info.cards) && info.cards.length) {
-          const shown = info.cards.map((c) => cardName(String(c), preset)).join(" ");
-          return tn("You draw {cards}", "You draw {cards}", info.cards.length, { cards: shown });
-        }
-        if (drawPenalty || count !== 1) return tn("You draw {count} card", "You draw {count} cards", count);
-        return null;
-      }
-      case "owes_two": return t("You must play two cards");
-      case "bust":
-        if (card !== null) return t("You have no safe card and give up {card}", { card: cname });
-        return t("You have no safe card");
-      case "out_of_round": return t("You are out of the round");
-      case "token_lost": {
-        const n = Number(info.tokens);
-        return tn("You lose a token ({count} left)", "You lose a token ({count} left)", n);
-      }
-      case "eliminated": return t("You are out of the game");
-      case "draw_lost": return t("You did not draw in time and lose that card");
-      default: return null;
-    }
-  }
-  switch (k) {
-    case "play": return t("{name} plays {card} — total {total}", { name: who, card: cname, total: ev.total });
-    case "four99": return t("{name} discards four ONO 99 cards — total {total}", { name: who, total: ev.total });
-    case "round_start": return t("Round {round}: {name} starts", { round: info.round, name: who });
-    case "draw": {
-      const count = Number(info.count ?? 1);
-      if (count === 0) return t("{name} cannot draw: no cards are left", { name: who });
-      if (drawPenalty || count !== 1) return tn("{name} draws {count} card", "{name} draws {count} cards", count, { name: who });
-      return null;
-    }
-    case "reshuffle": return t("The discard pile is shuffled into a new draw pile");
-    case "reverse": return info.direction === 1 ? t("Play now goes clockwise") : t("Play now goes counterclockwise");
-    case "owes_two": return t("{name} must play two cards", { name: who });
-    case "bust":
-      if (card !== null) return t("{name} has no safe card and plays {card}", { name: who, card: cname });
-      return t("{name} has no safe card", { name: who });
-    case "out_of_round": return t("{name} is out of the round", { name: who });
-    case "token_lost": {
-      const n = Number(info.tokens);
-      return tn("{name} loses a token ({count} left)", "{name} loses a token ({count} left)", n, { name: who });
-    }
-    case "eliminated": return t("{name} is out of the game", { name: who });
-    case "draw_lost": return t("{name} did not draw in time and loses that card", { name: who });
-    case "round_end":
-      if (Array.isArray(info.scores)) {
-        const scores = names.map((n, s) => `${n} ${info.scores[s]}`).join(", ");
-        return t("Round {round} ends. Scores: {scores}", { round: info.round, scores });
-      }
-      return t("Round {round} ends", { round: info.round });
-    default: return null;
-  }
-}
-
-/** Announcements worked out from two consecutive views, for a server that sends no
- * events: a card played, a new round, a player out, the winner. */
-export function diffLines(prev, cur) {
-  if (!prev || !cur) return [];
-  const lines = [];
-  const names = cur.names || [];
-  const you = cur.seat;
-  const prevOut = new Set(prev.out || []);
-  if (cur.round === prev.round) {
-    const added = (cur.discard || []).length - (prev.discard || []).length;
-    if (added === 1 && prev.to_move !== null && prev.to_move !== undefined) {
-      const card = cur.discard[cur.discard.length - 1];
-      const ev = { kind: "play", seat: prev.to_move, card, total: cur.total };
-      lines.push(narrate(ev, cur));
-    }
-    if (cur.direction !== prev.direction) lines.push(narrate({ kind: "reverse", info: { direction: cur.direction } }, cur));
-  } else {
-    lines.push(narrate({ kind: "round_end", info: { round: prev.round } }, cur));
-  }
-  for (const s of cur.out || []) if (!prevOut.has(s)) lines.push(narrate({ kind: "eliminated", seat: s }, cur));
-  if (cur.winner !== null && cur.winner !== undefined && (prev.winner === null || prev.winner === undefined)) {
-    lines.push(winnerText(cur.winner, names, you));
-  }
-  return lines.filter(Boolean);
 }
 
 /** The rules in short paragraphs (texts.rules_help), for the help panel. */
