@@ -343,3 +343,26 @@ def test_http_errors_come_in_the_pages_language(server: Server, chromium: Any) -
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error") == tamil["error"]
     assert not errors, errors
+
+
+def test_a_language_change_reaches_the_server(server: Server, chromium: Any) -> None:
+    """The page tells the server its new language (hello): what the server words from
+    then on, announcements and errors alike, comes in it."""
+    table = create(server, rules="mattel2022", players=2, bots="easy", name="Ana", seed=11)
+    start(server, table["table"], table["token"])
+    errors: list[str] = []
+    page = seated_page(chromium, server, table, errors)
+    st = my_turn(page)
+    assert st.get("winner") is None
+    page.select_option("#lang-select", "ta")
+    page.wait_for_function("() => document.documentElement.lang === 'ta'")
+    page.wait_for_timeout(300)  # the hello's answer
+    lines = len(log_lines(page))
+    play_first(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#log li').length > n", arg=lines, timeout=10_000
+    )
+    new = log_lines(page)[lines:]
+    assert new and not any(line.startswith("You ") for line in new), new
+    assert any(any("\u0b80" <= ch <= "\u0bff" for ch in line) for line in new), new  # Tamil
+    assert not errors, errors
