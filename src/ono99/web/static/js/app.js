@@ -622,9 +622,12 @@ function hideSummary() {
 }
 
 /** An event's words: the server's narration (`text`); a card a bot played for this seat
- * while its player was away or out of time is told as such, not as "You play 10". */
+ * while its player was away or out of time is told as such, not as "You play 10".
+ * The page knows it live (a move of this seat it did not send, while away or past the
+ * deadline); for a catch-up only the server can say it, with `info.by_bot: true`. */
 function eventText(e, v, botForMe) {
-  if (botForMe && e.seat === v.seat && (e.kind === "play" || e.kind === "four99") && e.card !== null) {
+  const byBot = botForMe || Boolean(e.info && e.info.by_bot === true);
+  if (byBot && e.seat === v.seat && (e.kind === "play" || e.kind === "four99") && e.card !== null) {
     return t("A bot plays {card} for you — total {total}", { card: cardName(e.card === "99x4" ? "99" : e.card, v.rules), total: e.total });
   }
   return e.text || null;
