@@ -158,6 +158,13 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             game.apply(action)
             advance(game)
 
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The learner's legal actions now, as booleans (what sb3-contrib's MaskablePPO
+        asks an environment for); all False once the episode is over."""
+        if self._done:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        return action_mask(self.game.view(self.seat)).astype(bool)
+
     def _observe(self) -> tuple[Obs, dict[str, Any]]:
         view = self.game.view(self.seat)
         mask = action_mask(view)
@@ -209,3 +216,16 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             print(text)
             return None
         return text
+
+
+#: ``gymnasium.make`` ids, one per preset (``gymnasium.make("ono99/Mattel2022-v0",
+#: players=4, opponents="greedy")``; the module is imported by ``"ono99.envs.gym_env:ID"``
+#: or by importing :mod:`ono99.envs.gym_env` first)
+GYM_IDS = {
+    "ono99/Mattel2022-v0": "mattel2022",
+    "ono99/Classic1980-v0": "classic1980",
+    "ono99/GameRules-v0": "gamerules",
+}
+for _id, _rules in GYM_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(_id, entry_point=GymEnv, kwargs={"rules": _rules})

@@ -33,6 +33,7 @@ import secrets
 from typing import Any
 
 from ono99.cards import NUM_ACTIONS, action_code
+from ono99.determinize import sample_world
 from ono99.envs._deps import missing
 from ono99.envs.encoding import advance, encode, obs_size, outcome, to_action
 from ono99.game import Game
@@ -199,6 +200,25 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
         self.engine.apply(to_action(action))
         advance(self.engine)
         self._remember()
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> Ono99State:
+        """A state ``player`` cannot tell from this one (OpenSpiel's ISMCTS asks for it):
+        the same view and the same announcements heard, the others' hidden cards and the
+        draw pile dealt again at random from the cards ``player`` has not seen
+        (:func:`~ono99.determinize.sample_world`). The other players' histories are not
+        kept: they would tell the real cards they drew. ``probability_sampler()`` gives
+        the randomness (a float in [0, 1))."""
+        engine = self.engine
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = sample_world(engine.view(player), rng)
+        world.events = [e.heard_by(player) for e in engine.events or []]
+        world.moves = list(engine.moves)
+        world.move_seats = list(engine.move_seats)
+        state = Ono99State(self._box.game)
+        seen = [[world.view(s).hand] for s in range(world.n)]
+        seen[player] = list(self._box.seen[player])
+        state._box = _Box(self._box.game, world, seen)
+        return state
 
     def _action_to_string(self, player: int, action: int) -> str:
         return action_code(action)
