@@ -522,8 +522,8 @@ USAGE_CASES = [
      "integer, unable to parse string as an integer"),
     (["bench", "--seconds", "x"], "Invalid value for '--seconds': Input should be a valid "
      "number, unable to parse string as a number"),
-    (["bench", "--seconds", "0"], "Invalid value for '--seconds': Input should be greater "
-     "than or equal to 0.01"),
+    (["serve", "--port", "-1"], "Invalid value for '--port': Input should be greater "
+     "than or equal to 0"),
     (["bench", "a", "b"], "Got unexpected extra argument(s) (a b)"),
     (["benc"], "No such command 'benc'. Did you mean 'bench'?"),
     (["frob"], "No such command 'frob'."),
@@ -550,7 +550,9 @@ def test_usage_errors_translated(
     """Every usage error a user can meet from ``ono99`` (as the installed Typer words
     it) is in the catalog: the English line is exactly Typer's, pointing to the help
     of the subcommand it is about, and each language has none of its English words left."""
-    command = "ono99 " + argv[0] if argv[0] in ("bench", "arena", "replay", "play") else "ono99"
+    command = (
+        "ono99 " + argv[0] if argv[0] in ("bench", "arena", "replay", "play", "serve") else "ono99"
+    )
     assert _main_error(capsys, "--lang", "en", *argv) == f"{want} (see {command} --help)"
     for lang in TRANSLATED:
         line = _main_error(capsys, "--lang", lang, *argv)

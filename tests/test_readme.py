@@ -80,3 +80,44 @@ def test_example_records_replay(doc: str) -> None:
     for rec in records:
         game = replay(json.loads(rec))
         assert len(game.moves) == len(json.loads(rec)["moves"])
+
+
+def _ci_tail() -> str:
+    """The part of .ci/run from the README's test line on (the lines that decide its status)."""
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    start = ci.index("# README \"Quick start\", line 2")
+    return ci[start:]
+
+
+@pytest.mark.parametrize(
+    ("pip", "fast", "slow", "status", "ran_slow"),
+    [
+        (0, 0, 0, 0, True),  # all pass
+        (1, 0, 0, 1, False),  # the install fails: nothing else runs
+        (0, 1, 0, 1, False),  # a fast test fails: CI fails before the slow suites
+        (0, 5, 0, 5, False),  # "no tests ran" in line 2 is a failure
+        (0, 0, 1, 1, True),  # a slow test fails
+        (0, 0, 5, 5, True),  # "no tests ran" for -m slow is a failure too
+    ],
+)
+def test_ci_run_exit_status(
+    tmp_path: Path, pip: int, fast: int, slow: int, status: int, ran_slow: bool
+) -> None:
+    """.ci/run runs line 2, then `pytest -m slow`; its exit status is right in every case
+    (checked with stand-ins for pip and python that exit with the given codes)."""
+    import subprocess
+
+    log = tmp_path / "log"
+    (tmp_path / "pip").write_text(f"#!/bin/sh\necho pip >> {log}\nexit {pip}\n")
+    (tmp_path / "python").write_text(
+        f'#!/bin/sh\necho "$*" >> {log}\ncase "$*" in *"-m slow"*) exit {slow};; esac\n'
+        f"exit {fast}\n"
+    )
+    for name in ("pip", "python"):
+        (tmp_path / name).chmod(0o755)
+    script = tmp_path / "tail.sh"
+    script.write_text("set -euo pipefail\n" + _ci_tail())
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin"}
+    proc = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True)
+    assert proc.returncode == status, proc.stderr
+    assert ("-m pytest -m slow" in log.read_text()) == ran_slow

@@ -217,6 +217,7 @@ def _check_state(msg: dict[str, Any], seat: int | None, table: Any) -> None:
         assert msg["view"]["hand"] == []
 
 
+@pytest.mark.slow
 @given(data=st.data())
 @QUICK
 def test_websocket_fuzz(live: tuple[InProcess, Records], data: st.DataObject) -> None:
@@ -333,6 +334,7 @@ def _http_fuzz(live: tuple[InProcess, Records], data: st.DataObject) -> None:
         assert records.problems() == [], records.text()[-3000:]
 
 
+@pytest.mark.slow
 @given(data=st.data())
 @QUICK
 def test_http_fuzz(live: tuple[InProcess, Records], data: st.DataObject) -> None:

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,10 +27,19 @@ CSV_COLUMNS = (
 
 
 def check_folder(out: Path) -> None:
-    """Make ``out`` (and its parents) and check that files can be written there;
-    raises OSError otherwise."""
-    out.mkdir(parents=True, exist_ok=True)
-    probe = out / ".ono99-analyze-probe"
+    """Check, creating nothing, that ``out`` is a folder or can be made one and that files
+    can be written there; raises OSError otherwise. (The folder itself is made only when
+    the files are written, so a run that fails or is stopped leaves nothing behind.)"""
+    base = out
+    while not base.exists() and base.parent != base:  # the nearest part that exists
+        if base.is_symlink():  # a dangling link: mkdir would fail on it
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(base))
+        base = base.parent
+    if not base.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(base))
+    # a file made and removed at once (os.access cannot tell a read-only file system,
+    # nor answer for root)
+    probe = base / f".ono99-analyze-probe-{os.getpid()}"
     probe.write_bytes(b"")
     probe.unlink()
 
@@ -49,7 +60,7 @@ def _csv(games: Sequence[GameData]) -> str:
 
 def write_outputs(out: Path, summary: Mapping[str, Any], games: Sequence[GameData]) -> list[Path]:
     """Write every file into ``out`` (made if missing); returns their paths."""
-    check_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
     texts = {
         "summary.json": json.dumps(summary, ensure_ascii=False, indent=1) + "\n",
         "games.jsonl": "".join(json.dumps(g.row()) + "\n" for g in games),

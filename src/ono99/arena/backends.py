@@ -9,6 +9,7 @@ are identical whatever the backend and the number of workers.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
@@ -57,6 +58,14 @@ def chunks(games: int, workers: int) -> list[range]:
     return [range(i, min(i + size, games)) for i in range(0, games, size)]
 
 
+def _worker_signals() -> None:
+    """A pool worker leaves stopping to its parent: it ignores Ctrl-C (SIGINT goes to the
+    whole terminal's process group; the parent stops the pool) and dies quietly of SIGTERM
+    (what the pool sends it), whatever handlers it inherited from the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _play_chunk(args: tuple[Player[R], ArenaSpec, range]) -> list[R]:
     play, spec, idx = args
     return play(spec, idx)
@@ -78,7 +87,7 @@ def _local(
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_worker_signals) as pool:
         for res in pool.imap_unordered(_play_chunk, [(play, spec, p) for p in parts]):
             done += len(res)
             if progress:

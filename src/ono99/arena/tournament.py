@@ -30,6 +30,8 @@ from ono99.i18n import N_, _
 from ono99.rules import make_rules
 
 __all__ = [
+    "MAX_GAMES",
+    "MAX_ITERATIONS",
     "ArenaSpec",
     "GameResult",
     "entry_names",
@@ -43,6 +45,25 @@ __all__ = [
     "deal_game",
     "next_actor",
 ]
+
+
+#: the most games one tournament (``ono99 arena``, ``ono99 analyze``) plays
+MAX_GAMES = 1_000_000
+#: the most iterations of an ``ismcts:N`` bot (seconds a decision; more would never end)
+MAX_ITERATIONS = 100_000
+
+
+def _check_iterations(bot: str) -> None:
+    """``ismcts:N`` with N above :data:`MAX_ITERATIONS`: a one-line ValueError, before the
+    bot is made."""
+    name, _sep, rest = bot.partition(":")
+    first = rest.split(":")[0]
+    if name == "ismcts" and first.isdigit() and (len(first) > 9 or int(first) > MAX_ITERATIONS):
+        raise ValueError(
+            _("ismcts:N takes at most {most} iterations, not {iterations}").format(
+                most=f"{MAX_ITERATIONS:,}", iterations=first
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -103,6 +124,7 @@ def make_spec(
     if not bots or any(not b for b in bots):
         raise ValueError(_("--bots needs a comma-separated list of bot names"))
     for b in bots:
+        _check_iterations(b)
         make_bot(b, 0)  # unknown names fail here
     n = len(bots) if players is None else players
     if n < len(bots):
@@ -118,8 +140,12 @@ def make_spec(
                 preset=rules, low=r.min_players, high=r.max_players, count=n
             )
         )
-    if games < 1:
-        raise ValueError(_("--games must be at least 1, not {games}").format(games=games))
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(
+            _("{option} must be from {low} to {high}, not {value}").format(
+                option="--games", low=1, high=f"{MAX_GAMES:,}", value=games
+            )
+        )
     games = math.ceil(games / n) * n
     if len(bots) == 1:  # a bot against itself: one entry per seat (random, random#2, ...)
         bots = bots * n

@@ -62,6 +62,8 @@ def use_language(lang: str | None) -> None:
     language is a one-line error with exit status 2."""
     if lang is None or lang == get_language():
         return
+    if lang.lower() in LANGUAGES:  # TA, Ta: the code in any case
+        lang = lang.lower()
     if lang not in LANGUAGES:
         raise fail(
             _("unknown language {lang} (choose {choices})").format(
@@ -99,6 +101,8 @@ def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
         else:
             rest.append(arg)
         i += 1
+    if lang is not None and lang.lower() in LANGUAGES:  # --lang TA: the code in any case
+        lang = lang.lower()
     return lang, rest
 
 

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from ono99.cli import app, fail
+from ono99.cli.long_run import check_workers, long_run, show_progress
 from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
@@ -27,7 +28,10 @@ from ono99.i18n import _, translate_error
     )
 )
 def analyze(
-    out: Annotated[Path, typer.Option("--out", help=_("Folder for report.html and the raw data."))],
+    out: Annotated[
+        str,
+        typer.Option("--out", metavar="DIR", help=_("Folder for report.html and the raw data.")),
+    ],
     rules: Annotated[
         str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
     ] = "mattel2022",
@@ -73,8 +77,10 @@ def analyze(
     check_engine(engine, fast=False)
     if backend not in ("local", "ray"):
         raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
-    if workers is not None and workers < 1:
-        raise fail(_("--workers must be at least 1, not {workers}").format(workers=workers))
+    check_workers(workers)
+    if not out.strip():
+        raise fail(_("--out needs the name of a folder"))
+    folder = Path(out)
     from ono99.analysis import analyze as run_analysis
     from ono99.analysis.output import FILES, check_folder, write_outputs
     from ono99.arena import RayMissing, make_spec
@@ -84,11 +90,11 @@ def analyze(
     try:
         check_seed_option(seed)
         options = parse_options(option)
-        make_spec(bots.split(","), players, rules, options, games, seed)  # fail before playing
+        spec = make_spec(bots.split(","), players, rules, options, games, seed)  # fail early
     except (Ono99Error, ValueError) as e:
         raise fail(translate_error(e)) from None
     try:
-        check_folder(out)
+        check_folder(folder)
     except OSError as e:
         raise fail(
             _("cannot write to {path}: {reason}").format(
@@ -101,13 +107,14 @@ def analyze(
         except ImportError:
             raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
     try:
-        summary, data = run_analysis(
-            bots.split(","), players, rules, options, games, seed, backend, workers
-        )
+        with long_run(spec.games, show_progress(as_json)) as progress:
+            summary, data = run_analysis(
+                bots.split(","), players, rules, options, games, seed, backend, workers, progress
+            )
     except RayMissing:
         raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
     try:
-        write_outputs(out, summary, data)
+        write_outputs(folder, summary, data)
     except OSError as e:
         raise fail(
             _("cannot write to {path}: {reason}").format(
@@ -121,4 +128,4 @@ def analyze(
 
     for line in findings(summary):
         print(line)
-    print(_("report: {path}").format(path=str(out / FILES[0])))
+    print(_("report: {path}").format(path=str(folder / FILES[0])))

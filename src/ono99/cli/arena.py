@@ -11,13 +11,13 @@ plays itself: ``--bots random --players 3`` seats ``random``, ``random#2``, ``ra
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated, Any
 
 import typer
 from rich.cells import cell_len
 
 from ono99.cli import app, fail
+from ono99.cli.long_run import check_workers, long_run, show_progress
 from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
@@ -122,8 +122,7 @@ def arena(
     """Play bots against each other with rotated seats; win rates, 95% CIs, ratings."""
     if backend not in ("local", "ray"):
         raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
-    if workers is not None and workers < 1:
-        raise fail(_("--workers must be at least 1, not {workers}").format(workers=workers))
+    check_workers(workers)
     from ono99.arena import RayMissing, make_spec, run_games, tally
 
     try:
@@ -136,40 +135,11 @@ def arena(
             import ray  # noqa: F401
         except ImportError:
             raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
-    progress = None
-    bar: Any = None
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        bar = Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        task = bar.add_task("games", total=spec.games)
-        bar.start()
-
-        def progress(done: int) -> None:
-            bar.update(task, completed=done)
-
     try:
-        results = run_games(spec, backend, workers, progress)
+        with long_run(spec.games, show_progress(as_json)) as progress:
+            results = run_games(spec, backend, workers, progress)
     except RayMissing:
         raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
-    finally:
-        if bar is not None:
-            bar.stop()
     from ono99.arena import default_workers
 
     result = tally(spec, results)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Annotated
 
 import typer
 
 from ono99.bench import run_bench
-from ono99.cli import app, fail
+from ono99.cli import app
+from ono99.cli.long_run import check_range
 from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.i18n import _
+
+#: the longest ``--seconds`` (an hour: the rate is steady after a few seconds)
+MAX_SECONDS = 3600
 
 
 @app.command(help=_("Random legal play at full speed: games and decision steps per second."))
@@ -21,7 +24,7 @@ def bench(
     ] = "mattel2022",
     players: Annotated[int, typer.Option("--players", help=_("Number of players."))] = 4,
     seconds: Annotated[
-        float, typer.Option("--seconds", help=_("How long to run."), min=0.01)
+        float, typer.Option("--seconds", help=_("How long to run (0.01 to 3600 seconds)."))
     ] = 5.0,
     engine: Annotated[
         str,
@@ -37,10 +40,7 @@ def bench(
 ) -> None:
     """Random legal play at full speed: games and decision steps per second."""
     check_engine(engine)
-    if not math.isfinite(seconds):
-        raise fail(
-            _("--seconds must be a finite number of seconds, not {value}").format(value=seconds)
-        )
+    check_range("--seconds", seconds, 0.01, MAX_SECONDS)
     check_seed_option(seed)
     if engine == "fast":
         from ono99.fast.bench import run_bench_fast

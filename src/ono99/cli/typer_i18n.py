@@ -25,8 +25,8 @@ from typing import Any
 
 from ono99.i18n import N_, _, ngettext
 
-__all__ = ["TYPER_WORDS", "HELP_WORDS", "USAGE_ERRORS", "translate_typer",
-           "translate_usage_error"]  # fmt: skip
+__all__ = ["TYPER_WORDS", "HELP_WORDS", "METAVARS", "USAGE_ERRORS", "plain_metavar",
+           "translate_typer", "translate_usage_error"]  # fmt: skip
 
 #: Typer's own words in help and errors, looked up with gettext by Typer itself
 TYPER_WORDS = (
@@ -185,11 +185,47 @@ def _translate_help_option(click: str) -> None:
     setattr(owner, "get_help_option", translated)  # noqa: B010
 
 
+#: Typer's names of value types in help (Python's: ``<int>``, ``<list[str]>``) as people
+#: read them, the way Click writes them (``INTEGER``, ``TEXT``)
+METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN",
+            "path": "PATH", "file": "FILE"}  # fmt: skip
+
+
+def plain_metavar(label: str) -> str:
+    """A type as Typer shows it in help, without Python's spelling.
+
+    >>> [plain_metavar(t) for t in ("<int>", "<list[str]>", "<float range>", "<path>", "-x")]
+    ['INTEGER', 'TEXT', 'NUMBER', 'PATH', '-x']
+    """
+    m = re.fullmatch(r"<(?:list\[)?([A-Za-z_]+)(?: range)?\]?>", label)
+    if m is None:
+        return label
+    return METAVARS.get(m.group(1).lower(), m.group(1).upper())
+
+
+def _plain_metavars() -> None:
+    """Typer's ``display_type`` (the ``<int>`` after an option in help) through
+    :func:`plain_metavar`."""
+    found = _method("typer.core", "_TyperParameter", "display_type", "ctx")
+    if found is None:
+        return
+    owner, display_type = found
+
+    @functools.wraps(display_type)
+    def plain(self: Any, ctx: Any) -> Any:
+        label = display_type(self, ctx)
+        return plain_metavar(label) if isinstance(label, str) else label
+
+    plain._ono99 = True  # type: ignore[attr-defined]
+    setattr(owner, "display_type", plain)  # noqa: B010
+
+
 def translate_typer() -> None:
     """Let Typer's and Click's words of help speak the current language (and every
     language chosen later); idempotent."""
     click = _click()
     _use_our_gettext(click)
+    _plain_metavars()
     if click is not None:
         _translate_usage_prefix(click)
         _translate_help_option(click)
