@@ -1,4 +1,4 @@
-"""Print the strength table of README.md and docs/strength.md from the part files only.
+"""Print the strength table of docs/strength.md from the part files only.
 
 The plan (which rows, which parts, their commands and seeds) is ``benchmarks/strength.sh
 list``; the results are the part files it saves, ``benchmarks/results/parts/ROW-SEED.json``.
@@ -20,11 +20,11 @@ divided by the bound's (the heuristic's share is 0 by definition; greedy's is ne
 Usage::
 
     python3 benchmarks/strength_table.py              # summary, then one line per row
-    python3 benchmarks/strength_table.py --summary    # the README table only
+    python3 benchmarks/strength_table.py --summary    # the summary table only
     python3 benchmarks/strength_table.py --parts DIR --games N   # a tiny run (the test)
     python3 benchmarks/strength_table.py --write      # put both tables into the documents
 
-``--write`` replaces the summary table in README.md and docs/strength.md, and the
+``--write`` replaces the summary table in docs/strength.md, and the
 table of every row in docs/strength.md, with what the part files give (the prose around
 them is written by hand; ``tests/test_strength_table.py`` checks that the tables match
 the committed parts).
@@ -318,7 +318,7 @@ def details(rows: list[Row]) -> list[str]:
 ROOT = HERE.parent
 #: the first line of each table, and the documents that hold it
 TABLES = {
-    "| setting | greedy > random |": ("README.md", "docs/strength.md"),
+    "| setting | greedy > random |": ("docs/strength.md",),
     "| row | setting | parts |": ("docs/strength.md",),
 }
 
@@ -359,11 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--parts", type=Path, default=PARTS, help="where the part files are")
     ap.add_argument("--games", type=int, help="games per part of a tiny run (the test)")
-    ap.add_argument("--summary", action="store_true", help="the README table only")
+    ap.add_argument("--summary", action="store_true", help="the summary table only")
     ap.add_argument("--json", action="store_true", help="every row's edges as JSON")
-    ap.add_argument(
-        "--write", action="store_true", help="put the tables into README.md and docs/strength.md"
-    )
+    ap.add_argument("--write", action="store_true", help="put the tables into docs/strength.md")
     args = ap.parse_args(argv)
     rows = plan()
     load(rows, args.parts, args.games)
