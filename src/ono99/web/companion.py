@@ -14,7 +14,6 @@ import json
 import secrets
 import threading
 import time
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from sqlalchemy.engine import make_url
 from ono99.errors import Ono99Error
 from ono99.events import Event
 from ono99.i18n import N_
+from ono99.names import clean_name
 from ono99.narrate import narrate
 from ono99.tracking import Tracker
 from ono99.web.announce import catalog, pick_language, speaking, translate
@@ -50,7 +50,6 @@ __all__ = ["make_router", "CompanionStore"]
 STATIC = Path(__file__).parent / "static"
 #: the most taps one game may have (a long 8-player points game stays far below)
 TAP_LIMIT = 20_000
-NAME_LIMIT = 40
 
 _meta = MetaData()
 companion_t = Table(
@@ -144,14 +143,10 @@ class _Error(Exception):
 def _check_name(raw: Any) -> str:
     if not isinstance(raw, str):
         raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= NAME_LIMIT or any(
-        # Cs: a lone surrogate (JSON "\ud800") is no text and cannot be stored
-        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200c\u200d"
-        for ch in name
-    ):
-        raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
-    return name
+    try:  # the one rule of ono99.names (a lone surrogate, JSON "\ud800", is refused too)
+        return clean_name(raw)
+    except Ono99Error:
+        raise _Error(400, N_("names are 1 to 40 characters, without control characters")) from None
 
 
 def _tracker_from(data: dict[str, Any]) -> Tracker:

@@ -38,8 +38,6 @@ __all__ = [
 ]
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
-#: the most characters of a name (as in game records)
-NAME_LIMIT = 40
 
 
 def _utf8(text: str) -> str:

@@ -30,6 +30,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    inspect,
     select,
     text,
     update,
@@ -65,6 +66,9 @@ tables_t = Table(
     Column("bot_seats", Text),  # JSON list, set at the start
     Column("version", Integer, nullable=False, default=0),
     Column("next_table", String(32)),
+    # the turn timer's deadline (seconds since the epoch), stored with each game change so
+    # that it survives a restart; added after the first release (Store._migrate)
+    Column("deadline", Float),
 )
 
 seats_t = Table(
@@ -165,12 +169,13 @@ class StoredTable:
     bot_seats: list[int] | None = None
     version: int = 0
     next_table: str | None = None
+    deadline: float | None = None
     seats: list[StoredSeat] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
 
 
-#: one stored move: (table id, move index, move code, version, game over)
-MoveRow = tuple[str, int, str, int, bool]
+#: one stored move: (table id, move index, move code, version, game over, turn deadline)
+MoveRow = tuple[str, int, str, int, bool, float | None]
 
 
 class CodeTaken(Exception):
@@ -208,6 +213,14 @@ class Store:
                 )
                 event.listen(self._nowait, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a database made by an earlier release up to this schema."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("ono99_tables")}
+        if "deadline" not in have:
+            with self.engine.begin() as c:
+                c.execute(text("alter table ono99_tables add column deadline float"))
 
     def close(self) -> None:
         if self._nowait is not None:
@@ -257,7 +270,14 @@ class Store:
         except IntegrityError as e:
             raise Conflict(table_id) from e
 
-    def start(self, table_id: str, names: list[str], bot_seats: list[int], version: int) -> None:
+    def start(
+        self,
+        table_id: str,
+        names: list[str],
+        bot_seats: list[int],
+        version: int,
+        deadline: float | None = None,
+    ) -> None:
         """Conflict when the game had started already (in another process)."""
         with self.engine.begin() as c:
             done = c.execute(
@@ -268,6 +288,7 @@ class Store:
                     names=json.dumps(names),
                     bot_seats=json.dumps(bot_seats),
                     version=version,
+                    deadline=deadline,
                 )
             )
             if done.rowcount != 1:
@@ -345,23 +366,23 @@ class Store:
     def _insert_moves(self, c: Connection, items: list[MoveRow]) -> None:
         c.execute(
             moves_t.insert(),
-            [{"table_id": t, "idx": i, "move": m, "version": v} for t, i, m, v, _f in items],
+            [{"table_id": t, "idx": i, "move": m, "version": v} for t, i, m, v, _f, _d in items],
         )
         c.execute(
             update(tables_t)
             .where(tables_t.c.id == bindparam("tid"))
-            .values(version=bindparam("v"), finished=bindparam("f")),
-            [{"tid": t, "v": v, "f": f} for t, _i, _m, v, f in items],
+            .values(version=bindparam("v"), finished=bindparam("f"), deadline=bindparam("d")),
+            [{"tid": t, "v": v, "f": f, "d": d} for t, _i, _m, v, f, d in items],
         )
         self._notify(c, [item[0] for item in items])
 
-    def set_next_table(self, table_id: str, next_id: str) -> None:
+    def set_next_table(self, table_id: str, next_id: str, version: int) -> None:
         """Conflict when the table has its rematch already (from another process)."""
         with self.engine.begin() as c:
             done = c.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id, tables_t.c.next_table.is_(None))
-                .values(next_table=next_id)
+                .values(next_table=next_id, version=version)
             )
             if done.rowcount != 1:
                 raise Conflict(table_id)
@@ -453,6 +474,7 @@ class Store:
                 bot_seats=None if row["bot_seats"] is None else json.loads(row["bot_seats"]),
                 version=int(row["version"]),
                 next_table=row["next_table"],
+                deadline=row["deadline"],
                 seats=[StoredSeat(s["seat"], s["name"], s["token_hash"]) for s in seats],
                 moves=[m[0] for m in moves],
             )

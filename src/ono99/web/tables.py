@@ -18,20 +18,21 @@ import os
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ono99 import names
 from ono99.bots import Bot, make_bot
 from ono99.cards import DRAW, action_code, parse_action
 from ono99.errors import Ono99Error
+from ono99.events import Event
 from ono99.game import Game, new_seed
 from ono99.i18n import N_
 from ono99.records import to_record
 from ono99.web.announce import catalog, event_json, speaking, translate
-from ono99.web.protocol import NAME_LIMIT, CreateTable, MoveMsg
+from ono99.web.protocol import CreateTable, MoveMsg
 from ono99.web.store import (
     CodeTaken,
     Conflict,
@@ -88,14 +89,11 @@ def no_table() -> WebError:
 
 
 def clean_name(name: str) -> str:
-    """A player name, stripped; WebError unless it has 1 to 40 characters and no control
-    characters."""
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= NAME_LIMIT:
-        raise WebError(400, N_("a name must have 1 to {limit} characters"), limit=NAME_LIMIT)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise WebError(400, N_("a name cannot hold control characters"))
-    return name
+    """A player name by the one rule of :mod:`ono99.names`; WebError 400 with its reason."""
+    try:
+        return names.clean_name(name)
+    except Ono99Error as e:
+        raise WebError(400, e.template, **e.params) from None
 
 
 @dataclass(frozen=True)
@@ -180,7 +178,14 @@ class Table:
         self.settings = Settings.from_json(st.settings)
         self.seed = st.seed
         self.seed_fixed = st.seed_fixed
+        #: the game's version: moves, seats, the start and the rematch move it on, and it
+        #: is stored with them, so a reconnect or a restart leaves it where it was
         self.version = st.version
+        #: presence (connect, disconnect, away) has its own counter, never stored: a phone
+        #: dropping off must not make another player's move stale
+        self.presence = 0
+        #: indices of the events of moves a bot made for a human seat (away, out of time)
+        self._by_bot: set[int] = set()
         self.next_table = st.next_table
         self.humans: dict[int, StoredSeat] = {s.seat: s for s in st.seats}
         self.bot_seats: set[int] = set(st.bot_seats or [])
@@ -190,7 +195,7 @@ class Table:
         self.away: set[int] = set()
         self.bots: dict[int, Bot] = {}
         self.bot_lock = threading.Lock()
-        self.deadline: float | None = None
+        self.deadline: float | None = st.deadline  # the turn timer survives a restart
         self.changed_at = time.monotonic()
         self._auto: asyncio.Task[None] | None = None
         self._away_tasks: dict[int, asyncio.Task[None]] = {}
@@ -261,6 +266,7 @@ class Table:
             "seed_fixed": self.seed_fixed,
             "seed": self.seed if over else None,
             "version": self.version,
+            "presence": self.presence,
             "moves": 0 if self.game is None else len(self.game.moves),
             "seats": seats,
             "deadline": self.deadline,
@@ -317,12 +323,13 @@ class Table:
             todo = g.events_for(conn.seat, start)
             if todo:
                 with speaking(conn.lang):
-                    events = [event_json(e, g.names, g.rules, conn.seat, None) for e in todo]
+                    events = [self._event(i, e, g, conn.seat) for i, e in enumerate(todo, start)]
             conn.cursor = total
         conn.fresh = False
         msg: dict[str, Any] = {
             "type": "state",
             "version": self.version,
+            "presence": self.presence,
             "view": self.view_for(conn.seat),
             "table": self.info(self.hub.base_url) if info is None else info,
             "events": events,
@@ -339,18 +346,23 @@ class Table:
         for c in list(self.conns):
             c.send(self._message(c, ack if c is acker else None, info))
 
-    def _bump(self, game_change: bool) -> None:
-        self.version += 1
-        if game_change:
-            self.changed_at = time.monotonic()
-            s = self.settings
-            g = self.game
-            human_to_move = g is not None and g.to_move is not None and not self.botlike(g.to_move)
-            self.deadline = (
-                time.time() + s.turn_seconds
-                if human_to_move and s.turn_seconds > 0 and s.takeover
-                else None
-            )
+    def _deadline_after(self, g: Game | None) -> float | None:
+        """The turn timer's deadline once ``g`` is the table's game (None: no timer)."""
+        s = self.settings
+        human_to_move = g is not None and g.to_move is not None and not self.botlike(g.to_move)
+        if human_to_move and s.turn_seconds > 0 and s.takeover:
+            return time.time() + s.turn_seconds
+        return None
+
+    def _game_changed(self, version: int | None = None) -> None:
+        """The game changed (a move, a seat, the start, the rematch): the version moves on,
+        to ``version`` where it was stored as that."""
+        self.version = self.version + 1 if version is None else version
+        self.changed_at = time.monotonic()
+
+    def _presence_changed(self) -> None:
+        """Someone connected, disconnected or went away: not a change of the game."""
+        self.presence += 1
 
     # ------------------------------------------------------------------ commands
 
@@ -372,7 +384,7 @@ class Table:
                     await self._sync()
                     continue
                 self.humans[seat] = info
-                self._bump(False)
+                self._game_changed()
                 self._broadcast()
                 return seat, token
             raise WebError(409, N_("the table is full"))  # pragma: no cover
@@ -390,8 +402,14 @@ class Table:
             bots = [s for s in range(n) if s not in self.humans]
             names = [self.humans[s].name if s in self.humans else f"Bot {s + 1}" for s in range(n)]
             game = self._new_game(names)
+            was_bots = self.bot_seats
+            self.bot_seats = set(bots)  # for the deadline: whether a bot moves first
+            deadline = self._deadline_after(game)
+            self.bot_seats = was_bots
             try:
-                await self.hub.db(self.hub.store.start, self.id, names, bots, self.version + 1)
+                await self.hub.db(
+                    self.hub.store.start, self.id, names, bots, self.version + 1, deadline
+                )
             except Conflict:  # started through another process meanwhile
                 await self._sync()
                 raise WebError(409, N_("the game has already started")) from None
@@ -399,7 +417,8 @@ class Table:
                 self.owned = self.id in await self.hub.shared.claim([self.id])
             self.bot_seats = set(bots)
             self.game = game
-            self._bump(True)
+            self.deadline = deadline
+            self._game_changed()
             for s in self.humans:
                 if not any(c.seat == s for c in self.conns):
                     self._start_away_timer(s)
@@ -418,7 +437,7 @@ class Table:
                     task.cancel()
             if seat is not None and (not was or seat in self.away):
                 self.away.discard(seat)  # the player takes the seat back
-                self._bump(False)
+                self._presence_changed()
                 self._broadcast()
                 self._reschedule()
             else:
@@ -430,7 +449,7 @@ class Table:
             seat = conn.seat
             if seat is None or any(c.seat == seat for c in self.conns):
                 return
-            self._bump(False)
+            self._presence_changed()
             self._broadcast()
             if self.phase == "playing":
                 self._start_away_timer(seat)
@@ -481,6 +500,15 @@ class Table:
             raise WebError(409, N_("it is not your turn"))
         return action
 
+    def _event(self, index: int, e: Event, g: Game, seat: int | None) -> dict[str, Any]:
+        """Event ``index`` as ``seat`` hears it; a card a bot played for a human seat (away,
+        or out of time) is told to that seat as the bot's (``info.by_bot``), not "You play"."""
+        if index in self._by_bot and e.seat == seat:
+            out = event_json(e, g.names, g.rules, None, None)
+            out["info"] = {**(out["info"] or {}), "by_bot": True}
+            return out
+        return event_json(e, g.names, g.rules, seat, None)
+
     async def _apply(self, seat: int | None, action: int, conn: Conn | None, ack: Any) -> None:
         """Apply ``action`` for ``seat`` (lock held): checked on a copy, stored, then made
         the table's state and broadcast."""
@@ -489,14 +517,17 @@ class Table:
         if action not in g.acting().get(seat, ()):
             if seat not in g.acting():
                 raise WebError(409, N_("it is not your turn"))
-            g.verify(action)  # raises IllegalAction with the reason, changing nothing
+            # The reason comes from what this seat may see: a seat whose draw is pending
+            # asking for a card is told it is not its turn, never what the mover holds.
+            g.verify(action, seat)
             raise WebError(409, N_("that move is not allowed now"))  # pragma: no cover
         after = g.copy(events=True)
-        after.apply(action)
+        after.apply(action, seat)
         version = self.version + 1
+        deadline = self._deadline_after(after)
         try:
             await self.hub.write_move(
-                (self.id, len(g.moves), action_code(action), version, after.is_over)
+                (self.id, len(g.moves), action_code(action), version, after.is_over, deadline)
             )
         except Conflict:  # another process stored a move at this index first
             was = self.version
@@ -510,8 +541,14 @@ class Table:
         except Exception:
             log.exception("table %s: storing a move failed", self.id)
             raise WebError(503, N_("the move could not be saved; try again")) from None
+        if conn is None and seat not in self.bot_seats:  # a bot played for a human seat
+            made = after.events or []
+            self._by_bot.update(
+                i for i in range(len(g.events or []), len(made)) if made[i].seat == seat
+            )
         self.game = after
-        self._bump(True)
+        self.deadline = deadline
+        self._game_changed(version)
         self._broadcast(conn, ack)
         self._reschedule()
 
@@ -529,7 +566,7 @@ class Table:
             if self.phase != "playing" or any(c.seat == seat for c in self.conns):
                 return
             self.away.add(seat)
-            self._bump(False)
+            self._presence_changed()
             self._broadcast()
             self._reschedule()
 
@@ -594,7 +631,7 @@ class Table:
             else:
                 action = await self.hub.think(self.bot_lock, bot.act, view)
             async with self.lock:
-                if self.version != version:
+                if self.version != version or not self._may_auto(seat):
                     return  # something changed while the bot thought: rescheduled already
                 await self._apply(seat, action, None, None)
         except asyncio.CancelledError:
@@ -603,6 +640,19 @@ class Table:
             pass  # another process moved first: the table is reloaded and rescheduled
         except Exception:
             log.exception("table %s: a bot move failed", self.id)
+
+    def _may_auto(self, seat: int) -> bool:
+        """Whether a bot may move for ``seat`` now: it is a bot's or an away player's seat,
+        or the turn timer of the player to move has run out."""
+        if self.botlike(seat):
+            return True
+        g = self.game
+        return (
+            g is not None
+            and seat == g.to_move
+            and self.deadline is not None
+            and time.time() >= self.deadline - 0.05
+        )
 
     # ------------------------------------------------------------------ other processes
 
@@ -648,7 +698,8 @@ class Table:
                 for move in new:
                     after.apply(move)
                 self.game = after
-                self._bump(True)
+                self.deadline = self._deadline_after(after)
+                self._game_changed(self.version + len(new))  # each stored move is one version
                 self._broadcast()
                 self._reschedule()
             return
@@ -679,8 +730,10 @@ class Table:
             self.next_table = st.next_table
             changed = True
         if changed:
-            self.version = max(self.version, st.version)
-            self._bump(game_changed)
+            self.version = max(self.version, st.version)  # as stored: the same in every process
+            if game_changed:
+                self.changed_at = time.monotonic()
+                self.deadline = st.deadline
             self._broadcast()
             self._reschedule()
 
@@ -702,7 +755,15 @@ class Hub:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.codes: dict[str, str] = {}
+        #: what the links broadcast to every client start with: the configured public URL
+        #: (``ono99 serve --public-url``) or "/" (a relative link); set once, never from a
+        #: request (a forged Host header would change every client's link)
         self.base_url = "/"
+        #: seconds a finished table nobody is connected to stays in memory (``sweep``)
+        self.finished_grace = 60.0
+        #: seconds after which a lobby table nobody started is deleted (0: never)
+        self.lobby_seconds = 0.0
+        self._idle_since: dict[str, float] = {}
         self._db_pool = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 4, thread_name_prefix="ono99-db"
         )
@@ -768,10 +829,12 @@ class Hub:
             batch, self._writes = self._writes[:WRITE_BATCH], self._writes[WRITE_BATCH:]
             rows = [row for row, _ in batch]
             try:
-                if self.store.is_sqlite and INLINE_SQLITE:
-                    # SQLite commits a WAL append in microseconds: in the loop itself,
-                    # without the hop to a thread and back (profiled: that hop cost more)
-                    results = self.store.add_moves(rows)
+                # SQLite commits a WAL append in microseconds: in the loop itself, without
+                # the hop to a thread and back (profiled: that hop cost more), but never
+                # waiting there for a lock another process holds: then in the thread
+                quick = self.store.try_add_moves(rows) if INLINE_SQLITE else None
+                if quick is not None:
+                    results = quick
                 else:
                     results = await self.db(self.store.add_moves, rows)
             except Exception as e:
@@ -795,8 +858,11 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(self._bot_pool, run)
 
     async def load_all(self) -> int:
-        """Rebuild every unfinished table from the database (at start)."""
+        """Rebuild every unfinished table from the database (at start), once the expired
+        lobby tables are deleted."""
         self._share()
+        if self.lobby_seconds > 0:
+            await self.db(self.store.delete_expired_lobbies, time.time() - self.lobby_seconds)
         ids = await self.db(self.store.unfinished_ids)
         loaded = 0
         for table_id in ids:
@@ -889,9 +955,9 @@ class Hub:
                 seed = (table.seed + 1) % 2**256 if table.seed_fixed else None
                 nxt = await self.create(table.settings, seed)
                 try:
-                    await self.db(self.store.set_next_table, table.id, nxt.id)
+                    await self.db(self.store.set_next_table, table.id, nxt.id, table.version + 1)
                     table.next_table = nxt.id
-                    table._bump(False)
+                    table._game_changed()
                     table._broadcast()
                 except Conflict:  # asked for through another process meanwhile
                     await table._sync()
@@ -901,6 +967,37 @@ class Hub:
             new_seat, new_token = await nxt.join(name)
             table.rematch_seats[seat] = (new_seat, new_token)
         return nxt, new_seat, new_token
+
+    async def sweep(self) -> None:
+        """Forget the finished tables nobody has been connected to for ``finished_grace``
+        seconds (``get`` loads them again from the database when asked for), and delete
+        the lobby tables older than ``lobby_seconds`` (memory and database)."""
+        now = time.monotonic()
+        for table_id, t in list(self.tables.items()):
+            if t.phase != "over" or t.conns or t.lock.locked():
+                self._idle_since.pop(table_id, None)
+                continue
+            since = self._idle_since.setdefault(table_id, now)
+            if now - since >= self.finished_grace:
+                await self._forget(t)
+        if self.lobby_seconds > 0:
+            cutoff = time.time() - self.lobby_seconds
+            gone = set(await self.db(self.store.delete_expired_lobbies, cutoff))
+            for lobby in list(self.tables.values()):
+                # also one another process (same PostgreSQL) deleted already
+                expired = lobby.id in gone or lobby.created < cutoff
+                if lobby.phase == "lobby" and expired and not lobby.lock.locked():
+                    for c in list(lobby.conns):
+                        c.queue.put_nowait(None)  # the writer closes the websocket
+                    await self._forget(lobby)
+
+    async def _forget(self, t: Table) -> None:
+        self._idle_since.pop(t.id, None)
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        if self.codes.get(t.code) == t.id:
+            del self.codes[t.code]
+        await t.close()
 
     async def close(self) -> None:
         for task in list(self._claims):
