@@ -132,3 +132,25 @@ def test_bad_arguments_one_line_exit_2(args: list[str], message: str) -> None:
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_echoed_answers_escape_control_bytes() -> None:
+    """Issue 26: the transcript echoes each answer; control bytes (an escape sequence that
+    would clear the screen, a bell, C1, bidi overrides) come back escaped, never raw."""
+    evil = "\x1b[2J\x07\x9b\u202ex"
+    r = run_play("--seed", "1", "--bots", "random", answers=f"{evil}\nquit\n")
+    assert r.returncode == 0, r.stderr
+    for ch in "\x1b\x07\x9b\u202e":
+        assert ch not in r.stdout + r.stderr
+    assert "\\x1b[2J" in r.stdout
+
+
+def test_draw_prompt_says_what_any_other_answer_does() -> None:
+    """Issue 26: the draw prompt says that any other answer (but help or quit) skips the
+    draw, and it does: a card code there is not played, the draw is skipped."""
+    answers = "\n".join(["10", "7", "9", "8"] + CODES * 200) + "\n"
+    r = run_play("--rules", "gamerules", "--option", "draw_penalty=true", "--seed", "2",
+                 "--players", "2", "--bots", "random", answers=answers)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "any other answer but help or quit skips it" in r.stdout
+    assert "You do not draw now." in r.stdout

@@ -17,6 +17,7 @@ from ono99.cards import action_code, parse_action
 from ono99.errors import RecordError
 from ono99.events import Event
 from ono99.i18n import _
+from ono99.termsafe import terminal_safe
 from ono99.tui.session import HUMAN, NotPlayable, Session
 from ono99.tui.texts import (
     final_standings,
@@ -93,7 +94,7 @@ class PlainGame:
             self.say()
             raise _Quit
         if not _isatty(self.inp):  # keep a transcript readable: one answer per line
-            self.say(line.strip())
+            self.say(terminal_safe(line.strip()))  # control bytes shown escaped, never sent
         return line.strip()
 
     def help(self) -> None:
@@ -126,8 +127,8 @@ class PlainGame:
         """R-DRAW-1 without a timer: draw now, or skip."""
         while True:
             answer = self.ask(
-                _("Draw your card: answer draw (an empty line skips it; you then play on "
-                  "with fewer cards)")
+                _("Draw your card: answer draw (any other answer but help or quit skips it, "
+                  "an empty line too; you then play on with fewer cards)")
             )  # fmt: skip
             word = answer.lower()
             if word in ("quit", "q"):
