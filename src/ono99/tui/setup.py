@@ -23,6 +23,7 @@ from ono99.cards import Card
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
 from ono99.narrate import card_name
+from ono99.records import SEED_LIMIT
 from ono99.rules import PRESETS, make_rules
 from ono99.tui.session import LEVELS, PACES, NewGame, check_draw_seconds
 from ono99.tui.texts import preset_title
@@ -164,7 +165,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                 with row("seed", _("Seed")):
                     yield Input(
                         "" if cur.seed is None else str(cur.seed),
-                        placeholder=_("empty: a new random deal"), max_length=12, compact=True,
+                        placeholder=_("empty: a new random deal"), max_length=80, compact=True,
                         id="set-seed",
                     )  # fmt: skip
             yield Static("", id="set-message")
@@ -259,11 +260,13 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                 options[name] = self.query_one(f"#set-{name}", Checkbox).value
         seed_text = self.query_one("#set-seed", Input).value.strip()
         seed: int | None = None
-        if seed_text:
-            try:
-                seed = int(seed_text)
-            except ValueError:
-                return _("The seed must be a whole number, or empty for a new random deal.")
+        if seed_text:  # as --seed and a record take it (R-REC): 0 to 2**256 - 1, no sign
+            seed = int(seed_text) if seed_text.isascii() and seed_text.isdigit() else -1
+            if not 0 <= seed < SEED_LIMIT:
+                return _(
+                    "The seed must be a whole number from 0 to 2**256 - 1, or empty for a new "
+                    "random deal."
+                )
         draw_seconds = self.current.draw_seconds
         if options.get("draw_penalty"):
             try:
