@@ -179,7 +179,7 @@ class CardView(Static):
 
     def show(self, key: str, label: str, playable: bool, selected: bool, my_turn: bool) -> None:
         mark = "" if playable or not my_turn else " ✗"
-        self.update(Text.assemble((key, "dim"), " ", (label, "bold"), (mark, "red")))
+        self.update(Text.assemble((f"[{key}]", "dim"), " ", (label, "bold"), (mark, "red")))
         self.set_class(playable, "playable")
         self.set_class(not playable, "unplayable")
         self.set_class(selected, "selected")
