@@ -28,7 +28,7 @@ import httpx
 import pytest
 import uvicorn
 from hostile_helpers import InProcess, served
-from server_helpers import Client, Server, join, start
+from server_helpers import Client, Server, arun, join, start
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -114,7 +114,7 @@ def test_a_forged_host_changes_no_other_clients_link(tmp_path: Path) -> None:
             assert "evil" not in json.dumps(after)
             await watcher.close()
 
-        asyncio.run(go())
+        arun(go())
 
 
 def test_links_from_the_public_url(tmp_path: Path) -> None:
@@ -138,7 +138,7 @@ def test_links_from_the_public_url(tmp_path: Path) -> None:
             async with connect(f"{srv.ws_url}/ws/{t['table']}", origin=PUBLIC) as ws:  # type: ignore[arg-type]
                 assert json.loads(await ws.recv())["type"] == "state"
 
-        asyncio.run(go())
+        arun(go())
     finally:
         srv.stop()
 
@@ -187,7 +187,7 @@ def test_an_invalid_utf8_frame_logs_no_traceback(tmp_path: Path) -> None:
                     await asyncio.wait_for(ws.recv(), 5)
                 return ws.close_code
 
-        assert asyncio.run(go()) == 1007
+        assert arun(go()) == 1007
         time.sleep(0.3)
         assert records.problems() == [], records.text()[-3000:]
         assert "Traceback" not in records.text()
@@ -236,7 +236,7 @@ def test_websockets_check_origin(tmp_path: Path) -> None:
                 async with connect(url, origin=ok) as ws:  # type: ignore[arg-type]
                     assert json.loads(await ws.recv())["type"] == "state"
 
-        asyncio.run(go())
+        arun(go())
 
 
 def test_page_headers(tmp_path: Path) -> None:
@@ -385,6 +385,6 @@ def test_a_write_lock_of_another_process_does_not_freeze_the_loop(tmp_path: Path
             await ca.close()
             await cb.close()
 
-        asyncio.run(go())
+        arun(go())
     row = sqlite3.connect(db).execute("select count(*) from ono99_moves").fetchone()
     assert row[0] >= 1
