@@ -7,6 +7,11 @@ Debian's Chromium against a real ``ono99 serve``:
 - the replay and the live log tell events in the server's own words;
 - a frozen server (SIGSTOP) is noticed within ~10 s ("Connection lost"), and the
   reconnect's catch-up replaces the log instead of adding to it;
+- a page losing its connection while a bot is to move stalls nothing: the other page
+  sees the bot's move within its delay, and the page that comes back shows the table's
+  version, hand and total, its log replaced by the catch-up;
+- the cards a bot played for a seat while its player was away are told to that seat as
+  the bot's ("A bot plays 10 for you"), never as "You play 10";
 - the live region says "your turn", the turn timer's warning and the time-out, and a
   card the bot played for an out-of-time seat is not told to it as "You play …";
 - the last card played is shown next to the total; a round's end is an overlay that
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import signal
 import time
 from pathlib import Path
@@ -27,7 +33,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Client, Server, arun, create, play_to_end, start
+from server_helpers import Client, Server, arun, create, join, play_to_end, start
 
 from ono99.i18n import translator
 
@@ -42,9 +48,14 @@ def view_state(page: Any) -> dict[str, Any]:
 
 
 def seated_page(chromium: Any, server: Server, table: dict[str, Any], errors: list[str],
-                lang: str = "en", **context: Any) -> Any:  # fmt: skip
-    """The table's page for the seat of ``table`` (its token put where the page keeps it)."""
+                lang: str = "en", cut: WsCut | None = None, ready: str = "#table:not([hidden])",
+                **context: Any) -> Any:  # fmt: skip
+    """The table's page for the seat of ``table`` (its token put where the page keeps it),
+    once ``ready`` shows; with ``cut``, its websockets go through ``cut`` (so the test can
+    drop them)."""
     ctx = chromium.new_context(**context)
+    if cut is not None:
+        ctx.route_web_socket(re.compile(r"/ws/"), cut.route)
     creds = json.dumps({"seat": table["seat"], "token": table["token"], "name": "Ana"})
     ctx.add_init_script(
         f"localStorage.setItem('ono99.seat.{table['table']}', {json.dumps(creds)});"
@@ -53,8 +64,34 @@ def seated_page(chromium: Any, server: Server, table: dict[str, Any], errors: li
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}/t/{table['table']}?lang={lang}")
-    page.wait_for_selector("#table:not([hidden])")
+    page.wait_for_selector(ready)
     return page
+
+
+class WsCut:
+    """A page's websockets, passed through Playwright: ``cut()`` drops the connection (the
+    server sees the player leave) and refuses new ones until ``mend()``, as a phone losing
+    its network would."""
+
+    def __init__(self) -> None:
+        self.off = False
+        self.live: list[Any] = []
+
+    def route(self, ws: Any) -> None:
+        if self.off:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.live.append(ws)
+
+    def cut(self) -> None:
+        self.off = True
+        for ws in self.live:
+            ws.close()  # closes the server's side too
+        self.live.clear()
+
+    def mend(self) -> None:
+        self.off = False
 
 
 def log_lines(page: Any) -> list[str]:
@@ -204,6 +241,170 @@ def test_a_frozen_server_is_noticed_and_the_catchup_replaces_the_log(
     )
     after = log_lines(page)
     assert after == before, "the catch-up must replace the log, not be added to it"
+    assert not errors, errors
+
+
+def synced(*pages: Any, timeout: float = 10_000) -> dict[str, Any]:
+    """The state once every page shows the same version (the first page's)."""
+    pages[0].wait_for_function(
+        "() => document.querySelector('#main').dataset.state", timeout=timeout
+    )
+    for _ in range(int(timeout / 100)):
+        states = [view_state(p) for p in pages]
+        if len({s.get("version") for s in states}) == 1:
+            return states[0]
+        pages[0].wait_for_timeout(100)
+    raise AssertionError(f"the pages never agreed: {[view_state(p) for p in pages]}")
+
+
+def server_view(server: Server, table: str, token: str | None) -> dict[str, Any]:
+    """A fresh connection's first state for ``token``'s seat (None: a spectator's)."""
+
+    async def look() -> dict[str, Any]:
+        c = await Client.open(server, table, token, lang="en")
+        try:
+            return await c.next_state()
+        finally:
+            await c.close()
+
+    return dict(arun(look()))
+
+
+def test_a_disconnect_during_a_bots_turn_stalls_nothing(
+    server: Server, chromium: Any, artifacts: Path
+) -> None:
+    """Two people and a bot: one page loses its connection while the bot is to move. The
+    other page sees the bot's card within the bot's delay (a presence change does not move
+    the version, so the bot's scheduled move stands); the page that comes back shows the
+    table's version, its hand and the total, its log replaced by the catch-up."""
+    delay = 3.0
+    table = create(server, rules="mattel2022", players=3, bots="easy", name="Ana", seed=41,
+                   bot_delay=delay, away_seconds=60)  # fmt: skip
+    ben = {**join(server, table["table"], "Ben"), "table": table["table"]}
+    start(server, table["table"], table["token"])
+    errors: list[str] = []
+    a = seated_page(chromium, server, table, errors, viewport={"width": 1280, "height": 800})
+    cut = WsCut()
+    b = seated_page(chromium, server, ben, errors, cut=cut, viewport={"width": 390, "height": 844})
+    pages = {table["seat"]: a, ben["seat"]: b}
+    bot = ({0, 1, 2} - set(pages)).pop()
+    # play until a person's card hands the turn to the bot
+    for _ in range(60):
+        st = synced(a, b)
+        assert st.get("winner") is None, "the game ended before the bot's turn came"
+        if st["to_move"] == bot:  # the bot was first, or owes a second card: let it play
+            a.wait_for_function(
+                "v => JSON.parse(document.querySelector('#main').dataset.state).version > v",
+                arg=st["version"], timeout=(delay + 5) * 1000,
+            )  # fmt: skip
+            continue
+        play_first(pages[st["to_move"]], keyboard=True)
+        st = synced(a, b)
+        if st["to_move"] == bot and st.get("winner") is None:
+            break
+    else:
+        raise AssertionError("the bot's turn never came")
+    version = st["version"]
+    b_before = view_state(b)
+    b_log = log_lines(b)
+    t0 = time.monotonic()
+    cut.cut()
+    # Ana's page is told Ben left, with the game's version unchanged: the bot has not moved
+    seen = a.wait_for_function(
+        """s => { const li = document.querySelector(`#players li[data-seat="${s}"] .facts`);
+        if (!li || !li.textContent.includes('disconnected')) return false;
+        return JSON.parse(document.querySelector('#main').dataset.state); }""",
+        arg=ben["seat"], timeout=delay * 1000,
+    ).json_value()  # fmt: skip
+    assert seen["version"] == version and seen["to_move"] == bot, seen
+    b.wait_for_selector("#conn:not([hidden])", timeout=5_000)
+    # the bot plays within its delay, not after the 20 s an away timer would take
+    a.wait_for_function(
+        "v => JSON.parse(document.querySelector('#main').dataset.state).version > v",
+        arg=version, timeout=(delay + 4) * 1000,
+    )  # fmt: skip
+    took = time.monotonic() - t0
+    assert took < delay + 4, f"the bot's move took {took:.1f} s"
+    a.wait_for_function(
+        "b => JSON.parse(document.querySelector('#main').dataset.state).to_move !== b",
+        arg=bot, timeout=(delay + 5) * 1000,
+    )  # fmt: skip
+    a_after = view_state(a)
+    assert view_state(b)["version"] == version, "a page without a connection moved on"
+    cut.mend()
+    b.wait_for_selector("#conn", state="hidden", timeout=20_000)
+    b.wait_for_function(
+        "v => JSON.parse(document.querySelector('#main').dataset.state).version === v",
+        arg=a_after["version"], timeout=10_000,
+    )  # fmt: skip
+    b.wait_for_timeout(300)  # anything more the reconnect would (wrongly) bring
+    b_after = view_state(b)
+    truth = server_view(server, table["table"], ben["token"])
+    assert view_state(a)["version"] == a_after["version"], "the reconnect moved the version"
+    assert truth["version"] == b_after["version"] == a_after["version"]
+    assert b_after["total"] == truth["view"]["total"] == a_after["total"]
+    assert b_after["hand"] == truth["view"]["hand"]
+    if b_after["round"] == b_before["round"]:  # Ben has not played: the same cards
+        assert b_after["hand"] == b_before["hand"]
+    # the log is the catch-up (what a fresh connection is told), not the old log plus it
+    after = log_lines(b)
+    catchup = [e["text"] for e in truth["events"] if e.get("text")]
+    assert after == catchup, (b_log, after, catchup)
+    assert after[: len(b_log)] == b_log and len(after) > len(b_log)
+    b.screenshot(path=str(artifacts / "page-reconnected-after-bot-turn-390.png"))
+    assert not errors, errors
+
+
+def test_cards_a_bot_played_for_an_away_seat_are_told_as_the_bots(
+    server: Server, chromium: Any
+) -> None:
+    """Ana's page loses its connection; once she counts as away a bot plays for her. When
+    she comes back, the catch-up tells those cards as "A bot plays … for you", never as
+    "You play …", and nothing said in the live region claims them as hers."""
+    table = create(server, rules="mattel2022", players=2, bots="easy", name="Ana", seed=43,
+                   bot_delay=0.8, away_seconds=0.5)  # fmt: skip
+    errors: list[str] = []
+    cut = WsCut()
+    # seated before the start: Ana is never away before she loses her connection
+    page = seated_page(chromium, server, table, errors, cut=cut, ready="#waiting:not([hidden])")
+    start(server, table["table"], table["token"])
+    page.wait_for_selector("#table:not([hidden])")
+    page.evaluate(
+        """() => { const live = document.querySelector('#live'); window.__said = [];
+        new MutationObserver(() => window.__said.push(live.textContent))
+        .observe(live, {childList: true, subtree: true, characterData: true}); }"""
+    )
+    st = my_turn(page)
+    assert st.get("winner") is None
+    play_first(page, keyboard=True)
+    st = my_turn(page)
+    assert st.get("winner") is None
+    before = log_lines(page)
+    mine_before = sum(1 for line in before if line.startswith("You play"))
+    assert mine_before >= 1, before  # Ana's own card is hers
+    assert not any(line.startswith("A bot plays ") for line in before), before
+    moves = server_view(server, table["table"], None)["view"]["moves"]
+    cut.cut()
+    # the bot plays for Ana at least twice before she is back
+    deadline = time.monotonic() + 30
+    while True:
+        view = server_view(server, table["table"], None)["view"]
+        if view["moves"] >= moves + 3 or view["phase"] == "over":
+            break
+        assert time.monotonic() < deadline, "no bot played for the away seat"
+        page.wait_for_timeout(300)
+    cut.mend()
+    page.wait_for_selector("#conn", state="hidden", timeout=20_000)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#log li').length > n", arg=len(before), timeout=10_000
+    )
+    page.wait_for_timeout(300)
+    after = log_lines(page)
+    by_bot = [line for line in after if line.startswith("A bot plays ") and "for you" in line]
+    assert by_bot, after
+    assert sum(1 for line in after if line.startswith("You play")) <= mine_before, after
+    said = page.evaluate("() => window.__said")
+    assert not any("You play" in s or "A bot plays" in s for s in said), said
     assert not errors, errors
 
 

@@ -723,13 +723,8 @@ function onMessage(msg) {
     state.sent = false;
     $("#move-note").textContent = typeof msg.error === "string" ? msg.error : "";
     if (state.view) renderHand();
-  } else if (msg.type === "rematch" && (msg.table || msg.url)) {
-    onRematchOffered(msg);
-  } else if (msg.type === "presence" || msg.type === "seats" || msg.type === "table") {
-    Object.assign(state.msg || (state.msg = {}), msg);
-    if (state.view) renderTable();
-    else refreshInfo().then(() => state.page === "waiting" && renderWaiting());
   }
+  // the server sends nothing else: presence, seats and a rematch come in `state`
 }
 
 function onRematchOffered(msg) {
