@@ -7,7 +7,8 @@ game, who is named "You") are told in the second person: "You play 7 — total 1
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ono99.cards import Card
 from ono99.events import Event
@@ -15,6 +16,8 @@ from ono99.i18n import LANGUAGES, _, ngettext, translator
 from ono99.rules import Rules
 
 __all__ = ["card_name", "narrate", "action_name", "you_seat"]
+
+Info = dict[str, Any]
 
 
 def card_name(card: int, rules: Rules) -> str:
@@ -75,71 +78,99 @@ def narrate(event: Event, names: Sequence[str], rules: Rules, you: int | None = 
             return _("You win the game!")
         if event.seat == you and event.kind not in ("reverse", "round_end", "game_over"):
             return _narrate_you(event, rules)
-    k = event.kind
-    who = names[event.seat] if event.seat is not None else ""
-    info = event.info or {}
-    if k == "play":
-        assert event.card is not None
-        # TRANSLATORS: {card} is a card name (a number, Reverse, Play 2, Hold...);
-        # {total} is the new running total of the discard pile
-        return _("{name} plays {card} — total {total}").format(
-            name=who, card=card_name(event.card, rules), total=event.total
-        )
-    if k == "four99":
-        return _("{name} discards four ONO 99 cards — total {total}").format(
-            name=who, total=event.total
-        )
-    if k == "round_start":
-        return _("Round {round}: {name} starts").format(round=info["round"], name=who)
-    if k == "draw":
-        count = int(info.get("count", 1))
-        if count == 0:
-            return _("{name} cannot draw: no cards are left").format(name=who)
-        if rules.draw_penalty or count != 1:
-            return ngettext(
-                "{name} draws {count} card", "{name} draws {count} cards", count
-            ).format(name=who, count=count)
+    tell = _TELL.get(event.kind)
+    if tell is None:
         return None
-    if k == "reshuffle":
-        return _("The discard pile is shuffled into a new draw pile")
-    if k == "reverse":
-        if info.get("direction") == 1:
-            return _("Play now goes clockwise")
-        return _("Play now goes counterclockwise")
-    if k == "owes_two":
-        return _("{name} must play two cards").format(name=who)
-    if k == "bust":
-        if event.card is not None:
-            return _("{name} has no safe card and plays {card}").format(
-                name=who, card=card_name(event.card, rules)
-            )
-        return _("{name} has no safe card").format(name=who)
-    if k == "out_of_round":
-        return _("{name} is out of the round").format(name=who)
-    if k == "token_lost":
-        n = int(info["tokens"])
-        return ngettext(
-            "{name} loses a token ({count} left)", "{name} loses a token ({count} left)", n
-        ).format(name=who, count=n)
-    if k == "eliminated":
-        return _("{name} is out of the game").format(name=who)
-    if k == "draw_lost":
-        return _("{name} did not draw in time and loses that card").format(name=who)
-    if k == "round_end":
-        if "scores" in info:
-            scores = ", ".join(f"{names[s]} {info['scores'][s]}" for s in range(len(names)))
-            return _("Round {round} ends. Scores: {scores}").format(
-                round=info["round"], scores=scores
-            )
-        return _("Round {round} ends").format(round=info["round"])
-    if k == "game_over":
-        w = info.get("winner")
-        if isinstance(w, list):
-            return _("{names} share the win").format(names=", ".join(names[s] for s in w))
-        if w is None:
-            return None
-        return _("{name} wins the game!").format(name=names[w])
+    who = names[event.seat] if event.seat is not None else ""
+    return tell(event, who, names, event.info or {}, rules)
+
+
+def _play(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str:
+    assert e.card is not None
+    # TRANSLATORS: {card} is a card name (a number, Reverse, Play 2, Hold...);
+    # {total} is the new running total of the discard pile
+    return _("{name} plays {card} — total {total}").format(
+        name=who, card=card_name(e.card, rules), total=e.total
+    )
+
+
+def _draw(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str | None:
+    count = int(info.get("count", 1))
+    if count == 0:
+        return _("{name} cannot draw: no cards are left").format(name=who)
+    if rules.draw_penalty or count != 1:
+        return ngettext("{name} draws {count} card", "{name} draws {count} cards", count).format(
+            name=who, count=count
+        )
     return None
+
+
+def _reverse(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str:
+    if info.get("direction") == 1:
+        return _("Play now goes clockwise")
+    return _("Play now goes counterclockwise")
+
+
+def _bust(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str:
+    if e.card is not None:
+        return _("{name} has no safe card and plays {card}").format(
+            name=who, card=card_name(e.card, rules)
+        )
+    return _("{name} has no safe card").format(name=who)
+
+
+def _token_lost(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str:
+    n = int(info["tokens"])
+    return ngettext(
+        "{name} loses a token ({count} left)", "{name} loses a token ({count} left)", n
+    ).format(name=who, count=n)
+
+
+def _round_end(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str:
+    if "scores" in info:
+        scores = ", ".join(f"{names[s]} {info['scores'][s]}" for s in range(len(names)))
+        return _("Round {round} ends. Scores: {scores}").format(round=info["round"], scores=scores)
+    return _("Round {round} ends").format(round=info["round"])
+
+
+def _game_over(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str | None:
+    w = info.get("winner")
+    if isinstance(w, list):
+        return _("{names} share the win").format(names=", ".join(names[s] for s in w))
+    if w is None:
+        return None
+    return _("{name} wins the game!").format(name=names[w])
+
+
+#: each kind of event told of a seat other than the reader's (None: not announced)
+_TELL: dict[str, Callable[[Event, str, Sequence[str], Info, Rules], str | None]] = {
+    "play": _play,
+    "four99": lambda e, who, names, info, rules: _(
+        "{name} discards four ONO 99 cards — total {total}"
+    ).format(name=who, total=e.total),
+    "round_start": lambda e, who, names, info, rules: _("Round {round}: {name} starts").format(
+        round=info["round"], name=who
+    ),
+    "draw": _draw,
+    "reshuffle": lambda e, who, names, info, rules: _(
+        "The discard pile is shuffled into a new draw pile"
+    ),
+    "reverse": _reverse,
+    "owes_two": lambda e, who, names, info, rules: _("{name} must play two cards").format(name=who),
+    "bust": _bust,
+    "out_of_round": lambda e, who, names, info, rules: _("{name} is out of the round").format(
+        name=who
+    ),
+    "token_lost": _token_lost,
+    "eliminated": lambda e, who, names, info, rules: _("{name} is out of the game").format(
+        name=who
+    ),
+    "draw_lost": lambda e, who, names, info, rules: _(
+        "{name} did not draw in time and loses that card"
+    ).format(name=who),
+    "round_end": _round_end,
+    "game_over": _game_over,
+}
 
 
 def _narrate_you(event: Event, rules: Rules) -> str | None:

@@ -189,7 +189,7 @@ def parse_json_int(digits: str) -> int:
 
 
 def parse_record(data: Any) -> ParsedRecord:
-    """Validate a decoded JSON record (R-REC)."""
+    """Validate a decoded JSON record (R-REC); the first fault found is the one told."""
     if not isinstance(data, Mapping):
         raise RecordError(N_("a game record must be a JSON object"))
     rules = data.get("rules", "mattel2022")
@@ -200,6 +200,20 @@ def parse_record(data: Any) -> ParsedRecord:
         options = {}
     if not isinstance(options, Mapping):
         raise RecordError(N_("'options' must be a JSON object"))
+    players = _players(data)
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(N_("'seed' must be an integer, not {value}"), value=short_repr(seed))
+    check_seed(seed, "'seed'")
+    dealer = _dealer(data.get("dealer"), players if isinstance(players, int) else len(players))
+    deals = _deals(data.get("deals"))
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError(N_("'moves' must be a list of card codes"))
+    return ParsedRecord(rules, dict(options), players, seed, dealer, deals, list(moves))
+
+
+def _players(data: Mapping[str, Any]) -> int | list[str]:
     if "players" not in data:
         raise RecordError(N_("the record has no 'players'"))
     players = data["players"]
@@ -215,28 +229,31 @@ def parse_record(data: Any) -> ParsedRecord:
             raise RecordError(N_("'players' names must be strings"))
         for seat, name in enumerate(players):
             _check_name(name, seat)
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(N_("'seed' must be an integer, not {value}"), value=short_repr(seed))
-    check_seed(seed, "'seed'")
-    dealer = data.get("dealer")
-    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
+    return players
+
+
+def _dealer(dealer: Any, count: int) -> int | None:
+    if dealer is None:
+        return None
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
         raise RecordError(
             N_("'dealer' must be a seat number, not {value}"), value=short_repr(dealer)
         )
-    count = players if isinstance(players, int) else len(players)
-    if dealer is not None and not 0 <= dealer < max(count, 1):
+    if not 0 <= dealer < max(count, 1):
         raise RecordError(
             N_("dealer must be a seat from 0 to {last}, not {value}"),
             last=max(count, 1) - 1, value=short_repr(dealer),
         )  # fmt: skip
-    raw_deals = data.get("deals")
-    if raw_deals is None:
-        raw_deals = []
-    if not isinstance(raw_deals, list):
+    return dealer
+
+
+def _deals(raw: Any) -> list[Deal]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
         raise RecordError(N_("'deals' must be a list"))
     deals: list[Deal] = []
-    for i, d in enumerate(raw_deals):
+    for i, d in enumerate(raw):
         where = f"deals[{i}]"
         if not isinstance(d, Mapping):
             raise RecordError(N_("{where} must be an object with 'hands' and 'draw'"), where=where)
@@ -249,10 +266,7 @@ def parse_record(data: Any) -> ParsedRecord:
                 _card_list(d.get("draw", []), f"{where}.draw"),
             )
         )
-    moves = data.get("moves", [])
-    if not isinstance(moves, list):
-        raise RecordError(N_("'moves' must be a list of card codes"))
-    return ParsedRecord(rules, dict(options), players, seed, dealer, deals, list(moves))
+    return deals
 
 
 def load_record(text: str) -> ParsedRecord:
