@@ -27,9 +27,7 @@ def follow(rules: str, n: int, seed: int, options: dict[str, Any] | None) -> str
     t = Tracker(rules, [f"P{i}" for i in range(n)], first, options)
     for i, mv in enumerate(real_game(rules, n, seed, options, first)):
         try:
-            feed(mv, t.tap, t.state)
-            if mv.hands is not None:
-                t.enter_hands(mv.hands)
+            feed(mv, t.tap, t.state, t.enter_hands)
         except Exception as e:  # the scan reports every failure and goes on
             return f"move {i} {mv.code!r} busts={mv.busts}: {type(e).__name__}: {e}"
         got = t.state()

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from ono99.cards import action_code
 from ono99.errors import IllegalAction, Ono99Error
 from ono99.game import Game
 from ono99.tracking import Tracker, TrackError, is_tracking_record
@@ -17,9 +18,7 @@ def _follow(rules: str, n: int, seed: int, options: dict[str, Any] | None) -> Tr
     first = seed % n
     t = Tracker(rules, [f"P{i}" for i in range(n)], first, options)
     for i, mv in enumerate(real_game(rules, n, seed, options, first)):
-        feed(mv, t.tap, t.state)
-        if mv.hands is not None:
-            t.enter_hands(mv.hands)  # R-END-3: the cards left in hand, for the scores
+        feed(mv, t.tap, t.state, t.enter_hands)  # R-END-3: hands told when a round ends
         got = t.state()
         for key in (*FIELDS, *MORE, "scores"):
             assert got[key] == mv.state[key], (i, mv, key)
@@ -206,9 +205,7 @@ def _follow_deals(rules: str, n: int, seed: int, options: dict[str, Any] | None,
     t = Tracker(rules, [f"P{i}" for i in range(n)], 0, options)
     moves = 0
     for i, mv in enumerate(real_game(rules, n, seed, options, 0, deals=deals)):
-        feed(mv, t.tap, t.state)
-        if mv.hands is not None:
-            t.enter_hands(mv.hands)
+        feed(mv, t.tap, t.state, t.enter_hands)
         got = t.state()
         for key in (*FIELDS, *MORE, "scores"):
             assert got[key] == mv.state[key], (i, mv, key)
@@ -314,3 +311,85 @@ def test_a_refused_hand_entry_keeps_every_tap() -> None:
             assert t.state() == before
             return
     raise AssertionError("the game had no points round end")
+
+
+def test_points_scores_wait_for_the_hands() -> None:
+    """R-END-3: a points round's end scores nothing until the hands (or the points of the
+    cards in each hand) are told: the scores are unknown, nobody is put out, no winner,
+    and a tap is refused (nothing changes); told, the engine scores them (15 per card
+    short of four, 25 out of the round), and they go with the record."""
+    t = Tracker("classic1980", ["Ana", "Bo"], 0, {"scoring": "points"})
+    for code in ["10"] * 9 + ["9"]:  # Bo: 90 + 9 goes over, Bo gives the 9 up
+        t.tap(code)
+    s = t.state()
+    assert s["scores"] == [None, None] and s["scores_known"] == [0, 0]
+    assert s["out"] == [] and s["winner"] is None and s["to_move"] is None
+    assert s["hands_needed"] == {"tap": 9, "round": 1, "sizes": [4, 4]}
+    with pytest.raises(TrackError, match="R-END-3"):
+        t.tap("5")
+    with pytest.raises(TrackError, match="cannot make"):
+        t.enter_points([7, 30])  # four 1980 cards make at least 8 points
+    with pytest.raises(TrackError, match="2 hands"):
+        t.enter_points([12])
+    assert t.state() == s  # refusals change nothing
+    told = t.enter_points([12, 30])
+    ends = [e for e in told if e.kind == "round_end"]
+    assert ends and (ends[0].info or {})["scores"] == [12, 55]
+    s = t.state()
+    assert s["scores"] == [12, 55] and s["round"] == 2 and s["to_move"] == 1
+    assert s["out"] == [] and s["winner"] is None and s["hands_needed"] is None
+    again = Tracker.from_record(t.record())
+    assert again.state() == s
+    t.undo()
+    assert t.state()["scores"] == [0, 0] and t.state()["hands_needed"] is None
+    t.redo()
+    assert t.state()["scores"] == [12, 55]
+    t.undo()
+    t.tap("8")  # a new branch: round 1 did not end there, its points go
+    assert t.points == {}
+    # the points told instead of the hands are corrected like hands: the round re-scored
+    t = Tracker("classic1980", ["Ana", "Bo"], 0, {"scoring": "points", "target": 50})
+    for code in ["10"] * 9 + ["9"]:
+        t.tap(code)
+    t.enter_points([12, 30])
+    assert t.state()["out"] == [1] and t.state()["winner"] == 0  # 55 reaches 50
+    t.enter_points([12, 20], round=1)
+    assert t.state()["out"] == [] and t.state()["scores"] == [12, 45]
+
+
+def test_a_record_with_taps_after_an_untold_round_keeps_them_for_redo() -> None:
+    """R-END-3, R-REC: a tracked record whose points round ended without its hands and
+    went on (the tracker once invented the scores) loads up to that round's end; the taps
+    after it wait on the redo list until the hands are told."""
+    rec = {"tracking": True, "rules": "classic1980", "options": {"scoring": "points"},
+           "players": ["Ana", "Bo"], "moves": ["10"] * 9 + ["9", "5", "7"]}  # fmt: skip
+    t = Tracker.from_record(rec, stop_at_error=True)
+    assert t.state()["steps"] == 10 and t.redo_taps == ["7", "5"]
+    t.enter_points([12, 30])
+    t.redo()
+    t.redo()
+    assert t.state()["total"] == 12 and t.state()["steps"] == 12
+
+
+def test_a_hand_laid_face_up_after_a_bust_on_the_second_card() -> None:
+    """R-END-1, R-P2-4: a player out on the second card of a Play 2 drew a card after the
+    first: that card is among the cards laid face up, and the hand as laid is accepted
+    (real games, every hand laid face up typed in)."""
+    typed = 0
+    for seed in (2, 6, 7, 28):
+        n = 2 + seed % 5
+        names = [f"P{i}" for i in range(n)]
+        g = Game("mattel2022", names, seed=seed, dealer=(seed % n - 1) % n)
+        t = Tracker("mattel2022", names, seed % n)
+        for mv in real_game("mattel2022", n, seed, None, seed % n):
+            feed(mv, t.tap, t.state)
+            if mv.code:
+                g.apply(mv.code)
+            open_ = t.state()["laid_open"]
+            if open_ and t.state()["winner"] is None:
+                seat = open_["seat"]
+                t.enter_laid(seat, [action_code(c) for c in g.hands[seat]])
+                typed += 1
+                for key in (*FIELDS, *MORE):
+                    assert t.state()[key] == mv.state[key]
+    assert typed >= 4

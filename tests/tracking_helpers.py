@@ -89,19 +89,31 @@ def matches(got: dict[str, Any], want: dict[str, Any], keys: tuple[str, ...]) ->
     return all(got.get(k) == want[k] for k in keys)
 
 
-def feed(move: Move, tap: Callable[[str], None], state: Callable[[], dict[str, Any]]) -> int:
+def feed(
+    move: Move, tap: Callable[[str], Any], state: Callable[[], dict[str, Any]],
+    enter: Callable[[list[list[str]]], Any] | None = None,
+) -> int:  # fmt: skip
     """Tap ``move`` as a person at the table would: the card, then "bust" for each player
     the engine busted that the tracker has not busted by itself (it does so when no safe
     card is left anywhere for them: ``state()["busted"]``; a bust at a round's start is
-    always tapped: the tracker deals no hand it was not told). Returns the taps made."""
+    always tapped: the tracker deals no hand it was not told). A points round that ends
+    waits for its hands (R-END-3): they are told with ``enter`` as soon as it asks, before
+    the next tap. Returns the taps made."""
     taps = 0
+
+    def tell_hands() -> None:
+        if enter is not None and move.hands is not None and state()["hands_needed"]:
+            enter(move.hands)
+
     if move.code:  # "": the deal itself busted someone (real_game)
         tap(move.code)
         taps = 1
+    tell_hands()
     for k in range(len(move.busts)):
         busted = state()["busted"]
         if len(busted) > k and busted[: k + 1] == move.busts[: k + 1]:
             continue
         tap("bust")
         taps += 1
+        tell_hands()
     return taps

@@ -757,16 +757,34 @@ class Game:
         else:
             self._end_turn(p, False)
 
+    def round_gains(self) -> list[int] | None:
+        """R-END-3: what each seat gains at the end of this points round (0 for a seat out
+        of the game), from the cards in hand. A game whose hands nobody sees (the
+        companion's, :mod:`ono99.tracking`) answers None until they are told: the game then
+        stops at the round's end, nothing scored, nobody put out."""
+        scoring = self.rules.scoring
+        assert isinstance(scoring, Points)
+        return [
+            scoring.round_points(self.hands[s], s in self.round_out) if self.alive[s] else 0
+            for s in range(self.n)
+        ]
+
     def _end_points_round(self) -> None:
         scores = self.scores
         scoring = self.rules.scoring
         assert scores is not None and isinstance(scoring, Points)
-        gained = [0] * self.n
-        for s in range(self.n):
-            if self.alive[s]:
-                gained[s] = scoring.round_points(self.hands[s], s in self.round_out)
-                scores[s] += gained[s]
+        gained = self.round_gains()
         self._pending = -1  # R-DRAW-2: a draw pending at the round's end is not made
+        if gained is None:  # the hands are not known yet: wait here (no winner, no one out)
+            self._to_move = -1
+            self._owes_two = -1
+            self.plays_left = 1
+            self._legal = ()
+            self._emit("round_end", info={"round": self.round, "waiting": True,
+                                          "hands": [h[:] for h in self.hands]})  # fmt: skip
+            return
+        for s in range(self.n):
+            scores[s] += gained[s]
         self._emit(
             "round_end",
             info={

@@ -15,7 +15,9 @@ safe card). A number card that takes the total to the limit (99, or over 99 in
 ``gamerules``) is that player's bust: in ``mattel2022`` they are out (R-END-1), with
 tokens they lose a token and the round starts again (R-END-2), with points they give
 that card up and are out of the round (R-END-3). At the end of a points round the
-scores need the cards left in each hand (:meth:`Tracker.enter_hands`).
+scores need the cards left in each hand (:meth:`Tracker.enter_hands`) or each player's
+points (:meth:`Tracker.enter_points`): until then the round's end waits, its scores are
+unknown (``None``), nobody is put out and no winner is declared; a tap is refused.
 
 >>> t = Tracker("mattel2022", ["Ana", "Bo", "Cy"])
 >>> for tap in ["7", "P2", "R", "10"]:
@@ -87,6 +89,52 @@ class _Entry:
     hands: list[list[int] | None] | None = None
     #: R-END-3: this entry ended a points round whose hands are not entered yet
     hands_needed: dict[str, Any] | None = None
+
+
+class _TableWorld(Game):
+    """A world of the tracker: the hands at a points round's end are unknown (R-END-3).
+    The round's end scores the hands only where they were entered (``hands_round``),
+    else the points typed for that round (by round), else it waits (no score, nobody
+    out): invented hands never score."""
+
+    __slots__ = ("hands_round", "told")
+    hands_round: int | None
+    told: dict[int, list[int | None]]
+
+    def round_gains(self) -> list[int] | None:
+        if self.round == self.hands_round:
+            return super().round_gains()  # the world holds the hands as entered
+        points = self.told.get(self.round)
+        if points is None:
+            return None
+        out = [0] * self.n
+        for s, p in enumerate(points):
+            if self.alive[s] and p is not None:
+                out[s] = p + 15 * max(0, 4 - len(self.hands[s])) + 25 * (s in self.round_out)
+        return out
+
+    @classmethod
+    def fresh(
+        cls, told: dict[int, list[int | None]], rules: Rules, names: Sequence[str],
+        seed: str, dealer: int, deals: Sequence[Deal],
+    ) -> _TableWorld:  # fmt: skip
+        """A fresh game (the start of a tracked game) that scores as a world does."""
+        g = cls.__new__(cls)
+        g.hands_round = None
+        g.told = told
+        Game.__init__(g, rules, names, seed=seed, dealer=dealer, deals=deals)
+        return g
+
+
+def _world(
+    v: PublicView, hands: list[list[int]], pile: list[int], seed: int,
+    deals: Sequence[Deal | None], hands_round: int | None, told: dict[int, list[int | None]],
+) -> _TableWorld:  # fmt: skip
+    w = _TableWorld.world(v, hands, pile, seed=seed, deals=deals)
+    assert isinstance(w, _TableWorld)
+    w.hands_round = hands_round
+    w.told = told
+    return w
 
 
 def _counts(rules: Rules) -> list[int]:
@@ -173,6 +221,9 @@ class Tracker:
         self.redo_taps: list[str] = []
         #: R-END-3 hands entered, by the tap index of the entry that ended the round
         self.hands: dict[int, list[list[int] | None]] = {}
+        #: R-END-3 points typed in instead of the hands, by round: the points of the cards
+        #: in each hand (None: a seat out of the game)
+        self.points: dict[int, list[int | None]] = {}
         #: R-END-1 hands laid face up, by seat, as typed in (None: the players chose
         #: not to type them)
         self.laid: dict[int, list[int] | None] = {}
@@ -203,6 +254,8 @@ class Tracker:
             self.redo_taps.clear()
             for k in [k for k in self.hands if k >= len(self.taps)]:
                 del self.hands[k]
+            for r in [r for r in self.points if r not in self._scored_rounds()]:
+                del self.points[r]
             out = self.game.public_view().out
             for seat in [seat for seat in self.laid if seat not in out]:
                 del self.laid[seat]
@@ -302,11 +355,13 @@ class Tracker:
             raise
         self.last_events = []
 
-    def enter_hands(self, hands: Sequence[Sequence[str] | None], tap: int | None = None) -> None:
+    def enter_hands(
+        self, hands: Sequence[Sequence[str] | None], tap: int | None = None
+    ) -> list[Event]:
         """R-END-3: the cards left in each hand at the end of the points round that tap
-        ``tap`` ended (default: the latest round waiting for them); ``None`` for a seat
-        that is out of the game. The game is rebuilt with them: scores, eliminations
-        and the winner follow."""
+        ``tap`` ended (default: the round waiting for them); ``None`` for a seat that is
+        out of the game. The game is rebuilt with them: scores, eliminations and the
+        winner follow; returns what the engine announced from the round's end on."""
         pending = [e for e in self.entries if e.hands_needed is not None or e.hands is not None]
         if tap is None:
             waiting = [e for e in pending if e.hands_needed is not None]
@@ -340,7 +395,96 @@ class Tracker:
                 self.hands[tap] = old
             self._rebuild()
             raise
+        return self._told_end(tap)
+
+    def enter_points(self, points: Sequence[Any], round: int | None = None) -> list[Event]:
+        """R-END-3: instead of the hands, the points of the cards left in each hand at the
+        end of points round ``round`` (default: the round waiting for them), as the
+        players counted them; ``None`` for a seat out of the game. The tracker adds 15
+        per card short of four and 25 for a player out of the round. Returns what the
+        engine announced from the round's end on (scores, who is out, the winner)."""
+        ends = self._round_ends()
+        if round is None:
+            waiting = self.entries[-1].hands_needed
+            if waiting is None:
+                raise TrackError(N_("no round is waiting for the cards left in hand"))
+            round = int(waiting["round"])
+        entry = ends.get(round) if isinstance(round, int) and not isinstance(round, bool) else None
+        if entry is None:
+            raise TrackError(N_("no round is waiting for the cards left in hand"))
+        sizes = self._sizes_at_end(entry)
+        if isinstance(points, str) or not isinstance(points, Sequence) or len(points) != len(sizes):
+            raise TrackError(
+                N_("give the points of {count} hands, one per player"), count=len(self.names)
+            )
+        parsed: list[int | None] = []
+        for seat, (p, k) in enumerate(zip(points, sizes, strict=True)):
+            if k is None:
+                parsed.append(None)
+                continue
+            if isinstance(p, bool) or not isinstance(p, int) or not self._can_score(p, k):
+                raise TrackError(
+                    N_("{name}'s {count} cards cannot make {points} points"),
+                    rule="R-END-3", name=self.names[seat], count=k, points=repr(p),
+                )  # fmt: skip
+            parsed.append(p)
+        old = self.points.get(round)
+        old_hands = self.hands.pop(entry.tap, None)
+        self.points[round] = parsed
+        try:
+            self._rebuild(strict_from=entry.tap)
+        except Ono99Error:
+            if old is None:
+                del self.points[round]
+            else:
+                self.points[round] = old
+            if old_hands is not None:
+                self.hands[entry.tap] = old_hands
+            self._rebuild()
+            raise
+        return self._told_end(entry.tap)
+
+    def _can_score(self, points: int, cards: int) -> bool:
+        """Whether ``cards`` cards of the preset's deck can be worth ``points`` (R-END-3)."""
+        values = {CARD_POINTS[c] for c in range(16) if self.rules.deck[c]}
+        sums = {0}
+        for _ in range(cards):
+            sums = {a + b for a in sums for b in values}
+        return points in sums
+
+    def _round_ends(self) -> dict[int, _Entry]:
+        """The entry that ended each points round (scored or waiting), by round."""
+        out: dict[int, _Entry] = {}
+        for e in self.entries:
+            for x in e.events:
+                if x.kind == "round_end" and "hands" in (x.info or {}):
+                    out.setdefault(int((x.info or {})["round"]), e)
+        return out
+
+    def _scored_rounds(self) -> set[int]:
+        return {
+            int((x.info or {})["round"])
+            for e in self.entries
+            for x in e.events
+            if x.kind == "round_end" and "scores" in (x.info or {})
+        }
+
+    def _sizes_at_end(self, entry: _Entry) -> list[int | None]:
+        before = entry.before.public_view() if entry.before is not None else None
+        end = next(x for x in entry.events if x.kind == "round_end" and "hands" in (x.info or {}))
+        hands = (end.info or {})["hands"]
+        alive = before.alive if before is not None else [True] * len(self.names)
+        return [len(h) if alive[s] else None for s, h in enumerate(hands)]
+
+    def _told_end(self, tap: int) -> list[Event]:
+        """What the entry of ``tap`` announced from its (now scored) round's end on."""
+        entry = next((e for e in self.entries if e.tap == tap), None)
         self.last_events = []
+        if entry is None:
+            return []
+        k = next((i for i, x in enumerate(entry.events) if x.kind == "round_end"), None)
+        self.last_events = [] if k is None else entry.events[k:]
+        return self.last_events
 
     def state(self) -> dict[str, Any]:
         """The public state as JSON-ready data (R-REC meanings), plus the companion's
@@ -348,6 +492,10 @@ class Tracker:
         v = self.game.public_view()
         w = v.winner
         waiting = [e for e in self.entries if e.hands_needed is not None]
+        scores: list[int | None] | None = None if v.scores is None else list(v.scores)
+        if waiting and scores is not None:
+            # R-END-3: the round's points are unknown until its hands are told
+            scores = [None if v.alive[s] else x for s, x in enumerate(scores)]
         return {
             "rules": self.rules.preset,
             "options": dict(self.rules.options),
@@ -364,7 +512,9 @@ class Tracker:
             "active": list(v.active),
             "alive": list(v.alive),
             "tokens": None if v.tokens is None else list(v.tokens),
-            "scores": None if v.scores is None else list(v.scores),
+            "scores": scores,
+            # the scores as known before the round waiting for its hands (else = scores)
+            "scores_known": None if v.scores is None else list(v.scores),
             "round": v.round,
             "winner": list(w) if isinstance(w, tuple) else w,
             "hand_sizes": list(v.hand_sizes),
@@ -389,7 +539,22 @@ class Tracker:
             "busted": [
                 e.seat for e in self.entries[-1].events if e.kind == "bust" and e.card is None
             ],
+            # R-END-3: the cards the player to move may give up now, when out of safe cards
+            "give_up": self._give_up(v),
+            # R-END-3: the points typed in, by round (instead of the hands)
+            "points": {str(r): list(p) for r, p in sorted(self.points.items())},
         }
+
+    def _give_up(self, v: PublicView) -> list[str]:
+        if self.rules.mode != "points" or v.to_move is None:
+            return []
+        pool = _hidden_pool(v)
+        return [
+            action_code(c)
+            for c in range(11)
+            if self.rules.deck[c] and pool[c] > 0
+            and total_after(self.rules, v.total, c) >= self.rules.limit
+        ]  # fmt: skip
 
     def _laid_open(self, v: PublicView) -> dict[str, Any] | None:
         if self.rules.mode != "elimination" or v.winner is not None or not v.out:
@@ -426,6 +591,12 @@ class Tracker:
                 for k, hs in sorted(self.hands.items())
                 if k < len(self.taps)
             ]
+        scored = self._scored_rounds()
+        if self.points:
+            rec["points"] = [
+                {"round": r, "points": list(p)} for r, p in sorted(self.points.items())
+                if r in scored or r == (self.entries[-1].hands_needed or {}).get("round")
+            ]  # fmt: skip
         if self.laid:
             rec["laid"] = [
                 {"seat": seat, "cards": None if cs is None else [action_code(c) for c in cs]}
@@ -458,6 +629,19 @@ class Tracker:
             except (KeyError, TypeError, ValueError) as e:
                 raise RecordError(N_("bad hands in the record: {reason}"), reason=str(e)) from None
             t.hands[k] = hs
+        for item in rec.get("points") or []:
+            try:
+                r = item["round"]
+                pts = item["points"]
+                if isinstance(r, bool) or not isinstance(r, int) or not isinstance(pts, list):
+                    raise TypeError(f"round {r!r}")
+                if not all(
+                    p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in pts
+                ):
+                    raise TypeError(f"points {pts!r}")
+                t.points[r] = list(pts)
+            except (KeyError, TypeError) as e:
+                raise RecordError(N_("bad hands in the record: {reason}"), reason=str(e)) from None
         for item in rec.get("laid") or []:
             try:
                 seat, cards = item["seat"], item["cards"]
@@ -471,6 +655,8 @@ class Tracker:
                 events = t._apply_tap(m, i)
             except Ono99Error as e:
                 if stop_at_error:
+                    # the rest can be made again (e.g. once a round's hands are told)
+                    t.redo_taps = list(reversed(moves[i:]))
                     break
                 raise RecordError(
                     N_("move {index} ({move}): {reason}"), index=i, move=repr(m), reason=e
@@ -487,6 +673,12 @@ class Tracker:
 
     def _apply_tap(self, code: str, index: int) -> list[Event]:
         g = self.game
+        waiting = self.entries[-1].hands_needed
+        if waiting is not None:
+            raise TrackError(
+                N_("round {round} is over: enter the cards left in each hand (or the points) first"),
+                rule="R-END-3", round=waiting.get("round"),
+            )  # fmt: skip
         if g.is_over:
             raise TrackError(N_("the game is over"))
         p = g.to_move
@@ -546,7 +738,7 @@ class Tracker:
         entry = self._realize(before, action, tap, busts, None, bust_play)
         hands = self.hands.get(tap)
         if hands is None or entry.hands_needed is None:
-            return entry
+            return entry  # no round end waiting, or its points were typed in
         return self._realize(before, action, tap, busts, hands, bust_play)
 
     def _bust(self, seat: int, card: int | None, index: int) -> list[Event]:
@@ -599,16 +791,23 @@ class Tracker:
             for rnd, seats in _by_round(busts):
                 if len(deals) != rnd - 1:
                     break  # a round in between dealt by chance: not one we can fix
-                g = Game(self.rules, self.names, seed=seed, dealer=dealer, deals=deals)
+                g = _TableWorld.fresh(self.points, self.rules, self.names, seed, dealer, deals)
                 if g.round != rnd or g.to_move != seats[0]:
                     raise TrackError(N_("that bust is not possible here"))
                 deals.append(self._bust_deal(g.public_view(), seats))
             else:
-                g = Game(self.rules, self.names, seed=seed, dealer=dealer, deals=deals)
+                g = _TableWorld.fresh(self.points, self.rules, self.names, seed, dealer, deals)
                 events = list(g.events or [])
                 got = [e.seat for e in events if e.kind == "bust" and e.card is None]
                 if got == want:
-                    return _Entry(None, -1, None, g.copy(), events, list(busts))
+                    g.events = None
+                    entry = _Entry(None, -1, None, g, events, list(busts))
+                    ends = [e for e in events if e.kind == "round_end"]
+                    if ends and (ends[0].info or {}).get("waiting"):
+                        info = ends[0].info or {}
+                        sizes = [len(h) for h in info["hands"]]
+                        entry.hands_needed = {"round": info.get("round"), "sizes": sizes}
+                    return entry
         if busts:
             raise TrackError(N_("that bust is not possible here"))
         raise TrackError(N_("could not start the game"))  # pragma: no cover
@@ -649,7 +848,6 @@ class Tracker:
         busts: list[_Bust],
         hands: list[list[int] | None] | None,
         bust_play: bool,
-        provisional: bool = False,
         deals: Sequence[Deal | None] = (),
     ) -> _Entry:
         """Apply ``action`` to a world built from ``before``'s public state, so that
@@ -672,7 +870,7 @@ class Tracker:
         done = list(now)
         for rnd, seats in [] if deals else _by_round(busts):
             # a round this action starts, whose first player(s) were dealt nothing playable
-            g = self._realize(before, action, tap, done, hands, bust_play, True, deals).after
+            g = self._realize(before, action, tap, done, hands, bust_play, deals).after
             if g.round != rnd or g.to_move != seats[0] or rnd <= v.round:
                 raise TrackError(N_("that bust is not possible here"))
             deals += [None] * (rnd - v.round - 1 - len(deals))
@@ -693,7 +891,8 @@ class Tracker:
                 if attempt >= 2:
                     break
                 continue
-            w = Game.world(v, hs, pile, seed=tap * 1000 + attempt + 1_000_000, deals=deals)
+            seed = tap * 1000 + attempt + 1_000_000
+            w = _world(v, hs, pile, seed, deals, None if hands is None else v.round, self.points)
             w.events = []
             try:
                 w.apply(action)
@@ -715,18 +914,10 @@ class Tracker:
             if ends and hands is not None and not _hands_match(ends[0], hands):
                 error = TrackError(N_("those hands do not fit the game (a card count is off)"))
                 continue
-            if ends and hands is None:
+            if ends and (ends[0].info or {}).get("waiting"):
+                # R-END-3: the round's end waits for its hands (or points): nothing scored
                 info = ends[0].info or {}
                 sizes = [len(h) if v.alive[s] else None for s, h in enumerate(info["hands"])]
-                if not provisional:
-                    # Until the hands are entered, score the fewest points the hidden
-                    # cards allow (the engine's scores are provisional meanwhile).
-                    low = self._lowest_hands(v, sizes, actor, busts)
-                    try:
-                        entry = self._realize(before, action, tap, busts, low, bust_play, True)
-                        entry.hands = None
-                    except (TrackError, IllegalAction):
-                        pass
                 entry.hands_needed = {"round": info.get("round"), "sizes": sizes}
             if len(got) > len(want):
                 # Someone else busts too in every arrangement tried: no card left in the
@@ -739,27 +930,6 @@ class Tracker:
         if isinstance(error, IllegalAction):
             raise error
         raise error or TrackError(N_("that bust is not possible here"))
-
-    def _lowest_hands(
-        self, v: PublicView, sizes: list[int | None], actor: int, busts: list[_Bust]
-    ) -> list[list[int] | None]:
-        """Hands of the fewest points (R-END-3) the hidden pool allows, for the seats
-        that neither act nor bust (those keep what the world gave them)."""
-        pool = _hidden_pool(v, self._laid_known())
-        order = sorted(range(16), key=lambda c: (CARD_POINTS[c], c))
-        skip = {actor} | {b.seat for b in busts}
-        out: list[list[int] | None] = []
-        for s, k in enumerate(sizes):
-            if k is None or s in skip:
-                out.append(None)
-                continue
-            h: list[int] = []
-            for c in order:
-                while len(h) < k and pool[c] > 0:
-                    pool[c] -= 1
-                    h.append(c)
-            out.append(h)
-        return out
 
     def _arrange(
         self,
@@ -860,6 +1030,13 @@ class Tracker:
                         N_("{name} tapped {card}, so it is among the cards laid face up"),
                         name=self.names[b.seat], card=repr(action_code(b.card)),
                     )  # fmt: skip
+                if b.seat == actor and hands is None and drawn:
+                    # busting on its own second card (R-P2-4): the card it drew after the
+                    # first is among those laid face up; it lay on top of the draw pile
+                    late = [c for c in reversed(cards) if c != b.card][:drawn]
+                    for c in late:
+                        cards.remove(c)
+                        take(None, c)
                 for c in cards:
                     take(b.seat, c)
             elif b.card is not None and hands is None:
@@ -884,7 +1061,7 @@ class Tracker:
                     need -= 1
             if need > 0:
                 raise TrackError(N_("that bust is not possible here"))
-            if s == actor and s in bust_seats and drawn and hands is None:
+            if s == actor and s in bust_seats and drawn and hands is None and s not in laid:
                 # the actor busts on its own second card: what it draws is unplayable too
                 for _ in range(drawn):
                     held99 = taken[s].count(_99) + pile_top.count(_99)

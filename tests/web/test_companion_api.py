@@ -58,3 +58,43 @@ def test_who_loses_is_said_for_the_card_that_went_over_only(tmp_path: Path) -> N
         got = _tap(client, gid, v, "bust")
         assert got["state"]["tokens"] == [3, 2] and got["state"]["round"] == 2
         assert not any("limit" in line for line in got["announce"])
+
+
+def test_points_mode_never_speaks_a_score_that_is_not_known(tmp_path: Path) -> None:
+    """R-END-3, R-LIM-1: 2 players, points: ten taps end round 1 (Bo's 9 goes over). The
+    page hears no score, nobody out and no winner until the points are told; a tap meanwhile
+    is refused with one line and changes nothing; told, the scores are announced, and a
+    round that puts a player out says so then. Hands told instead of points work too."""
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}")
+    with TestClient(app) as client:
+        setup = {"rules": "classic1980", "players": ["Ana", "Bo"], "first": 0,
+                 "options": {"scoring": "points", "target": 50}}  # fmt: skip
+        gid, v = _game(client, **setup)
+        for _ in range(9):
+            v = _tap(client, gid, v, "10")["version"]
+        got = _tap(client, gid, v, "9")
+        said = " ".join(got["announce"])
+        assert "wins" not in said and "out of the game" not in said and "Scores:" not in said
+        assert "wait" in said
+        s = got["state"]
+        assert s["scores"] == [None, None] and s["out"] == [] and s["winner"] is None
+        v = got["version"]
+        r = client.post(f"/api/companion/{gid}/tap", json={"tap": "5", "version": v})
+        assert r.status_code == 400 and "\n" not in r.json()["error"]
+        assert r.json()["state"] == s and r.json()["version"] == v
+        r = client.post(f"/api/companion/{gid}/points", json={"points": [3, 30], "version": v})
+        assert r.status_code == 400 and r.json()["state"] == s
+        r = client.post(f"/api/companion/{gid}/points", json={"points": [12, 30], "version": v})
+        assert r.status_code == 200, r.text
+        said = " ".join(r.json()["announce"])
+        assert "Ana 12" in said and "Bo 55" in said and "Ana wins" in said
+        assert r.json()["state"]["out"] == [1] and r.json()["state"]["winner"] == 0
+        # the same round told by its hands
+        gid, v = _game(client, **setup)
+        for code in ["10"] * 9 + ["9"]:
+            v = _tap(client, gid, v, code)["version"]
+        hands = [["2", "3", "4", "5"], ["99", "99", "9", "2"]]  # Bo drew the 2 (R-LIM-2)
+        r = client.post(f"/api/companion/{gid}/hands", json={"hands": hands, "version": v})
+        assert r.status_code == 200, r.text
+        assert r.json()["state"]["scores"] == [14, 76]
+        assert "Ana 14" in " ".join(r.json()["announce"])

@@ -152,7 +152,9 @@ def _check_name(raw: Any) -> str:
 def _tracker_from(data: dict[str, Any]) -> Tracker:
     t = Tracker.from_record(data, stop_at_error=True)
     redo = data.get("redo") or []
-    t.redo_taps = [str(x) for x in redo][:TAP_LIMIT]
+    # taps the record has past where it stopped (a round waiting for its hands) come
+    # next: on top of the redo list
+    t.redo_taps = ([str(x) for x in redo] + t.redo_taps)[:TAP_LIMIT]
     return t
 
 
@@ -166,6 +168,11 @@ def _announce(
     with speaking(lang) as tr:
         for e in events:
             e = e.heard_by(None)  # a tracked world's drawn cards are invented: never told
+            if e.kind == "round_end" and e.info and e.info.get("waiting"):
+                # R-END-3: nothing is scored until the hands are told
+                out.append(tr.gettext(N_("Round {round} ends")).format(round=e.info["round"]))
+                out.append(tr.gettext(N_("Scores wait for the cards left in each hand")))
+                continue
             if e.kind == "round_end" and e.info and "hands" in e.info:
                 info = {k: v for k, v in e.info.items() if k != "hands"}
                 e = e._replace(info=info)
@@ -351,6 +358,15 @@ def make_router(db_url: str) -> APIRouter:
                         raise _Error(400, N_("give the cards as a list of card codes"))
                     await asyncio.to_thread(t.enter_laid, seat, cards)  # type: ignore[arg-type]
                     events = []
+                elif what == "points":
+                    points, rnd = data.get("points"), data.get("round")
+                    if not isinstance(points, list) or len(points) > 8:
+                        raise _Error(
+                            400,
+                            N_("give the points of {count} hands, one per player"),
+                            count=len(t.names),
+                        )
+                    events = await asyncio.to_thread(t.enter_points, points, rnd)
                 elif what == "redo":
                     loser = t.loser_of(t.redo_taps[-1]) if t.redo_taps else None
                     events = await asyncio.to_thread(t.redo)
@@ -370,8 +386,7 @@ def make_router(db_url: str) -> APIRouter:
                             N_("give the cards of {count} hands, one per player"),
                             count=len(t.names),
                         )
-                    await asyncio.to_thread(t.enter_hands, hands, at)
-                    events = []
+                    events = await asyncio.to_thread(t.enter_hands, hands, at)
             except (_Error, Ono99Error) as e:
                 return err(request, e, **_payload(g, lang))
             g.version += 1
@@ -393,6 +408,10 @@ def make_router(db_url: str) -> APIRouter:
     @router.post("/api/companion/{game_id}/laid")
     async def laid(game_id: str, request: Request) -> Response:
         return await change(game_id, request, "laid")
+
+    @router.post("/api/companion/{game_id}/points")
+    async def points(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "points")
 
     @router.post("/api/companion/{game_id}/hands")
     async def hands(game_id: str, request: Request) -> Response:

@@ -33,7 +33,23 @@ COMPANION_STRINGS: tuple[str, ...] = (
     N_("Round {round} is over: enter the cards left in each hand for the scores"),
     N_("Save the hands"),
     N_("Clear"),
-    N_("Scores are provisional until the hands are entered"),
+    N_("Scores wait for the cards left in each hand"),
+    N_(
+        "Tap a player, then their cards on the pad below; or type the points of the cards in each hand."
+    ),
+    N_("Save the points"),
+    # TRANSLATORS: {name}: a player; label of the box for the points of their cards in hand
+    N_("{name}: points of the cards in hand"),
+    # TRANSLATORS: the card pad now types the cards left in {name}'s hand
+    N_("{name}: tap the cards left in hand"),
+    # TRANSLATORS: button: type in the cards a player out of the game laid face up
+    N_("Type them in"),
+    # TRANSLATORS: points mode: the player had no safe card and gave up one unsafe card
+    N_("Which card did {name} give up?"),
+    # TRANSLATORS: button: the player out of safe cards had no card they could give up
+    N_("No card to give up"),
+    # TRANSLATORS: button of the draw penalty option: the player drew their card
+    N_("Draw"),
     # TRANSLATORS: a mattel2022 player out of the game lays their hand face up; the page
     # offers to type those cards in
     N_("{name} is out: the cards {name} laid face up"),

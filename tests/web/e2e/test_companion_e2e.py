@@ -64,20 +64,24 @@ def tap(page: Any, code: str) -> dict[str, Any]:
     before = state(page)["steps"]
     sel = '[data-action="bust"]' if code == "bust" else f'#pad [data-card="{code}"]'
     page.click(sel)
+    if code == "bust" and page.is_visible("#pad.entering"):
+        # R-END-3: the page asks which card was given up; this player gave up none
+        assert "give up" in page.inner_text("#mode")
+        page.click(sel)
     return settle(page, before)
 
 
-def enter_hands(page: Any, move: Move) -> None:
-    """R-END-3: the cards left in each hand, through the page's quick entry."""
-    assert move.hands is not None
+def enter_hands(page: Any, hands: list[list[str]]) -> None:
+    """R-END-3: the cards left in each hand, typed on the page's own pad (it types hand
+    cards while a round waits for them: the pad never moves)."""
     page.wait_for_selector("#hands-entry:not([hidden])")
     need = state(page)["hands_needed"]
     for seat, size in enumerate(need["sizes"]):
         if not size:
             continue
-        assert len(move.hands[seat]) == size
-        for code in move.hands[seat]:
-            page.click(f'#hands-pad [data-hand-card="{code}"]')
+        assert len(hands[seat]) == size
+        for code in hands[seat]:
+            page.click(f'#pad [data-card="{code}"]')
     page.click("#hands-save")
     page.wait_for_function(
         """() => { const m = document.querySelector('main');
@@ -88,9 +92,10 @@ def enter_hands(page: Any, move: Move) -> None:
 def play_through(page: Any, moves: list[Move], check: tuple[str, ...] = KEYS) -> int:
     taps = 0
     for i, mv in enumerate(moves):
-        taps += feed(mv, lambda code: tap(page, code) and None, lambda: state(page))
+        taps += feed(
+            mv, lambda code: tap(page, code), lambda: state(page), lambda h: enter_hands(page, h)
+        )
         if mv.hands is not None:
-            enter_hands(page, mv)
             check = (*check, "scores") if "scores" not in check else check
         got = state(page)
         for k in check:
@@ -106,6 +111,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "options", "players", "seed"), GAMES)
 def test_a_whole_game_card_by_card(
     chromium: Any, server: Server, rules: str, options: dict[str, Any] | None, players: int,
@@ -127,6 +133,7 @@ def test_a_whole_game_card_by_card(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_undo_back_to_the_start_and_forward_again(chromium: Any, server: Server) -> None:
     """Undo every tap, back to the start, and redo every one: the states come back."""
     moves = list(real_game("classic1980", 3, 7, None, 0))[:40]
@@ -155,6 +162,7 @@ def test_undo_back_to_the_start_and_forward_again(chromium: Any, server: Server)
     page.context.close()
 
 
+@pytest.mark.slow
 def test_reload_and_server_restart_lose_nothing(chromium: Any, fresh_server: Server) -> None:
     """The game lives on the server (its id in the URL): a reload mid-game, and a server
     killed and started again mid-game, come back to the same state and play on."""
@@ -236,14 +244,15 @@ def test_a_hand_laid_face_up_is_typed_in_or_skipped(chromium: Any, server: Serve
     assert s["out"] == [1] and s["laid_open"] == {"seat": 1, "size": 4}
     page.wait_for_selector("#laid-entry:not([hidden])")
     assert "Bo" in page.inner_text("#laid-title")
+    page.click("#laid-type")  # the pad now types Bo's cards
     for code in ["-10", "9", "9", "9"]:  # a -10 is safe at 90: Bo was not out with it
-        page.click(f'#laid-pad [data-laid-card="{code}"]')
+        page.click(f'#pad [data-card="{code}"]')
     page.click("#laid-save")
     page.wait_for_selector("#error:not([hidden])")
     assert "R-LIM-2" in page.inner_text("#error") and state(page)["laid"] == {}
     page.click("#laid-clear")
     for _ in range(4):
-        page.click('#laid-pad [data-laid-card="9"]')
+        page.click('#pad [data-card="9"]')
     page.click("#laid-save")
     page.wait_for_function(
         "() => JSON.parse(document.querySelector('main').dataset.state).laid['1'] !== undefined"
@@ -266,3 +275,105 @@ def test_a_hand_laid_face_up_is_typed_in_or_skipped(chromium: Any, server: Serve
     )
     assert page.is_hidden("#laid-entry")
     page.context.close()
+
+
+def test_points_round_end_speaks_no_score_until_told(chromium: Any, server: Server) -> None:
+    """R-END-3, R-LIM-1: issue 24's repro: 2 players, points, ten 10s... Bo's 9 goes over.
+    Nothing says who is out or who won; the scores show as pending ("0 + ?"); a card tapped
+    meanwhile is refused and counts nothing; the points typed in are scored and announced.
+    "No safe card" asks which card was given up, offering only the cards that go over."""
+    page = open_game(chromium, server, "classic1980", ["Ana", "Bo"], 0, {"scoring": "points"})
+    for _ in range(9):
+        tap(page, "10")
+    s = tap(page, "9")
+    said = page.inner_text("#announce")
+    assert "wins" not in said and "out of the game" not in said and "Scores:" not in said
+    assert s["scores"] == [None, None] and s["out"] == [] and s["winner"] is None
+    assert "+ ?" in page.inner_text("#seats")
+    page.wait_for_selector("#hands-entry:not([hidden])")
+    assert page.is_visible("#pad.entering")  # the pad now types hand cards, not plays
+    page.fill('[data-points-seat="0"]', "12")
+    page.fill('[data-points-seat="1"]', "30")
+    page.click("#points-save")
+    page.wait_for_function(
+        "() => JSON.parse(document.querySelector('main').dataset.state).hands_needed === null"
+    )
+    assert state(page)["scores"] == [12, 55]
+    assert "Ana 12" in page.inner_text("#announce")
+    page.context.close()
+    page = open_game(chromium, server, "classic1980", ["Ana", "Bo", "Cy"], 0, {"scoring": "points"})
+    for _ in range(9):
+        tap(page, "10")  # 90, Ana to play
+    page.click('[data-action="bust"]')
+    assert "Ana" in page.inner_text("#mode") and "give up" in page.inner_text("#mode")
+    enabled = page.eval_on_selector_all(
+        "#pad [data-card]", "bs => bs.filter(b => !b.disabled).map(b => b.dataset.card)"
+    )
+    assert enabled == ["9", "10"]
+    s = tap(page, "9")
+    assert s["round_out"] == [0] and s["total"] == 90 and s["to_move"] == 1
+    page.context.close()
+
+
+def _boxes(page: Any) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            """() => { const r = (el) => { const b = el.getBoundingClientRect();
+                return [Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)]; };
+            return { pad: r(document.querySelector('#pad')), undo: r(document.querySelector('#undo')),
+                     bust: r(document.querySelector('#bust')) }; }"""
+        )
+    )
+
+
+def _check_screen(page: Any, size: dict[str, int]) -> None:
+    """Every target is at least 44x44 px, inside the viewport, and no label overflows
+    its button (words are never broken: overflow-wrap stays normal)."""
+    bad = page.evaluate(
+        """([w, h]) => Array.from(document.querySelectorAll('#pad button, .actions button'))
+            .map((b) => { const r = b.getBoundingClientRect(); const cs = getComputedStyle(b);
+              const why = [];
+              if (r.width < 44 || r.height < 44) why.push(`small ${r.width}x${r.height}`);
+              if (r.left < 0 || r.top < 0 || r.right > w || r.bottom > h) why.push('off screen');
+              if (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1) why.push('overflows');
+              if (cs.overflowWrap !== 'normal' || cs.wordBreak !== 'normal') why.push('breaks words');
+              return why.length ? `${b.dataset.card || b.id}: ${why.join(', ')}` : null; })
+            .filter(Boolean)""",
+        [size["width"], size["height"]],
+    )
+    assert bad == [], bad
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)])
+def test_the_pad_and_undo_never_move(chromium: Any, server: Server, size: tuple[int, int]) -> None:
+    """R-END-3, R-99-1: at phone sizes, in all six languages, with 8 players: the pad's,
+    Undo's and "No safe card"'s boxes stay inside the screen and do not move between taps,
+    after an error, nor while the hands panel is open; every target is 44x44 px or more."""
+    w, h = size
+    phone = {**PHONE, "viewport": {"width": w, "height": h}}
+    names = ["அருண்", "မောင်မောင်", "Ōzbek", "ગુજરાતી", "ಕನ್ನಡ", "Fi", "Gu", "Ha"]
+    for lang in ["en", "ta", "gu", "uz", "my", "kn"]:
+        page = open_game(chromium, server, "classic1980", names, 0,
+                         {"scoring": "points", "draw_penalty": True}, lang=lang, **phone)  # fmt: skip
+        first = _boxes(page)
+        _check_screen(page, phone["viewport"])
+        for code in ["10", "draw", "7"]:
+            tap(page, code)
+            assert _boxes(page) == first, (lang, code)
+        page.click('#pad [data-card="99"]')  # R-99-1: refused, with an error shown
+        page.wait_for_selector("#error:not([hidden])")
+        assert _boxes(page) == first, (lang, "error")
+        _check_screen(page, phone["viewport"])
+        page.context.close()
+        # the hands panel of a points round's end (R-END-3)
+        page = open_game(chromium, server, "classic1980", names[:2], 0, {"scoring": "points"},
+                         lang=lang, **phone)  # fmt: skip
+        first = _boxes(page)
+        for code in ["10"] * 9 + ["9"]:
+            tap(page, code)
+        page.wait_for_selector("#hands-entry:not([hidden])")
+        assert _boxes(page) == first, (lang, "hands panel")
+        page.click('#pad [data-card="5"]')  # a hand card now
+        assert _boxes(page) == first, (lang, "hand card")
+        _check_screen(page, phone["viewport"])
+        page.context.close()

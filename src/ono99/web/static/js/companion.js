@@ -13,9 +13,13 @@ const LAST = "ono99.companion.last";
 const RESERVED = new Set(["rules", "players", "first", "lang"]);
 const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
   "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "laid", "laid_open",
-  "can_undo", "can_redo"];
+  "can_undo", "can_redo", "scores_known", "give_up"];
 
-const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null, lastAnnounce: [] };
+// mode: what a tap on the pad means besides a play: "laid" (typing a hand laid face up,
+// R-END-1) or "giveup" (points: which card the player out of safe cards gave up, R-END-3);
+// while a round waits for its hands the pad types them (R-END-3). The pad never moves.
+const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null,
+  lastAnnounce: [], mode: null };
 const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
@@ -148,7 +152,9 @@ function render() {
   total.textContent = formatNumber(s.total, lang);
   total.classList.toggle("hot", s.total >= 90);
   const turn = $("#turn");
-  if (s.to_move === null) {
+  if (s.hands_needed) {
+    fill(turn, t("Round {round} is over: enter the cards left in each hand for the scores", { round: formatNumber(s.hands_needed.round, lang) }));
+  } else if (s.to_move === null) {
     fill(turn, winnerText(s.winner, s.names, null));
   } else {
     const who = seatName(s, s.to_move);
@@ -163,7 +169,10 @@ function render() {
   fill($("#seats"), s.names.map((name, seat) => {
     const meta = [];
     if (s.tokens) meta.push(`● ${formatNumber(s.tokens[seat], lang)}`);
-    if (s.scores) meta.push(`${formatNumber(s.scores[seat], lang)}${s.hands_needed ? "?" : ""}`);
+    if (s.scores) {
+      // R-END-3: a score waiting for the round's hands is not known: shown as "known + ?"
+      meta.push(s.scores[seat] === null ? `${formatNumber(s.scores_known[seat], lang)} + ?` : formatNumber(s.scores[seat], lang));
+    }
     const cls = [seat === s.to_move ? "now" : "", (s.out || []).includes(seat) ? "out" : "",
       (s.round_out || []).includes(seat) ? "round-out" : ""].join(" ").trim();
     const title = (s.out || []).includes(seat) ? t("out of the game")
@@ -174,8 +183,80 @@ function render() {
   renderPad(s);
   renderHands(s);
   renderLaid(s);
+  renderMode(s);
   $("#record-link").href = `/api/companion/${app.id}/record`;
   updateButtons();
+  fitLabels();
+}
+
+/** What a pad tap means now: "hands", "laid", "giveup" or "play". */
+function padMode(s) {
+  if (!s) return "play";
+  if (s.hands_needed) return "hands";
+  if (app.mode === "laid" && s.laid_open) return "laid";
+  if (app.mode === "giveup" && s.to_move !== null && (s.give_up || []).length) return "giveup";
+  app.mode = null;
+  return "play";
+}
+
+function renderMode(s) {
+  const mode = padMode(s);
+  let text = "";
+  if (mode === "hands" && app.handsSeat !== null && app.handsSeat >= 0) {
+    text = t("{name}: tap the cards left in hand", { name: s.names[app.handsSeat] });
+  } else if (mode === "laid") {
+    text = t("{name} is out: the cards {name} laid face up", { name: s.names[s.laid_open.seat] });
+  } else if (mode === "giveup") {
+    text = t("Which card did {name} give up?", { name: seatName(s, s.to_move) });
+  }
+  $("#mode").textContent = text;
+  $("#pad").classList.toggle("entering", mode !== "play");
+  $("#bust-label").textContent = mode === "giveup" ? t("No card to give up") : t("No safe card");
+}
+
+/** Shrink a label's font until it fits its button (words never broken). */
+function fitLabels() {
+  for (const b of document.querySelectorAll("#pad button, .actions button")) {
+    b.style.fontSize = "";
+    let size = Number.parseFloat(getComputedStyle(b).fontSize);
+    while ((b.scrollWidth > b.clientWidth || b.scrollHeight > b.clientHeight) && size > 9) {
+      size -= 1;
+      b.style.fontSize = `${size}px`;
+    }
+  }
+}
+
+function padTap(code) {
+  const mode = padMode(app.state);
+  if (mode === "hands") addHandCard(code);
+  else if (mode === "laid") addLaidCard(code);
+  else {
+    app.mode = null;
+    send("tap", { tap: code });
+  }
+}
+
+function bustTap() {
+  const s = app.state;
+  const mode = padMode(s);
+  if (mode === "giveup") {
+    app.mode = null;
+    send("tap", { tap: "bust" }); // R-END-3: nothing they could give up (only ONO 99s)
+  } else if (s && s.scores && (s.give_up || []).length) {
+    app.mode = "giveup"; // R-END-3: ask which card was given up
+    render();
+  } else {
+    send("tap", { tap: "bust" });
+  }
+}
+
+function undoTap() {
+  if (app.mode) { // a question in progress is taken back first
+    app.mode = null;
+    render();
+    return;
+  }
+  send("undo");
 }
 
 function renderPad(s) {
@@ -189,19 +270,19 @@ function renderPad(s) {
       const label = number ? formatNumber(Number(code), currentLanguage()) : cardName(code, s.rules);
       return h("button", {
         type: "button", class: number ? null : (code === "99x4" ? "special wide" : "special"),
-        dataset: { card: code }, "aria-label": cardName(code, s.rules), onclick: () => send("tap", { tap: code }),
+        dataset: { card: code }, "aria-label": cardName(code, s.rules), onclick: () => padTap(code),
       }, label);
     }));
   }
+  // R-DRAW-1: the draw button has its place for the whole game (off while no draw is due)
   let draw = $("#draw-button");
-  const drawOn = s.options && s.options.draw_penalty === true && s.pending_draw !== null;
-  if (drawOn) {
+  if (s.options && s.options.draw_penalty === true) {
     if (!draw) {
       draw = h("button", { type: "button", id: "draw-button", class: "special wide", dataset: { card: "draw" },
         onclick: () => send("tap", { tap: "draw" }) });
       pad.append(draw);
     }
-    draw.textContent = t("{name} drew their card", { name: seatName(s, s.pending_draw) });
+    draw.textContent = s.pending_draw === null ? t("Draw") : t("{name} drew their card", { name: seatName(s, s.pending_draw) });
   } else if (draw) {
     draw.remove();
   }
@@ -211,28 +292,24 @@ function updateButtons() {
   const s = app.state;
   const busy = app.busy > 0;
   const over = !s || s.to_move === null;
+  const mode = padMode(s);
+  const giveUp = new Set((s && s.give_up) || []);
   for (const b of document.querySelectorAll("#pad [data-card]")) {
-    b.disabled = busy || (over && b.dataset.card !== "draw");
+    const code = b.dataset.card;
+    if (mode === "hands" || mode === "laid") b.disabled = busy || code === "draw" || code === "99x4";
+    else if (mode === "giveup") b.disabled = busy || !giveUp.has(code);
+    else if (code === "draw") b.disabled = busy || !s || s.pending_draw === null;
+    else b.disabled = busy || over;
   }
   const bust = $("#bust");
   if (bust) bust.disabled = busy || over;
   const undo = $("#undo");
-  if (undo) undo.disabled = busy || !s || !s.can_undo;
+  if (undo) undo.disabled = busy || !s || (!s.can_undo && !app.mode);
   const redo = $("#redo");
   if (redo) redo.disabled = busy || !s || !s.can_redo;
 }
 
 // ------------------------------------------------------------------ hands (R-END-3)
-
-/** The card buttons of a hand entry (every card type of the preset), made once per preset;
- * each carries data-<key>="CODE" and calls onTap(code). */
-function cardPad(pad, s, key, onTap) {
-  if (pad.childElementCount && pad.dataset.rules === s.rules) return;
-  pad.dataset.rules = s.rules;
-  fill(pad, s.cards.filter((c) => c !== "99x4").map((code) => h("button", {
-    type: "button", dataset: { [key]: code }, onclick: () => onTap(code),
-  }, /^\d+$/.test(code) ? code : cardName(code, s.rules))));
-}
 
 /** A hand as typed so far, with a box for each card still to come. */
 function handText(cards, size, rules) {
@@ -247,21 +324,32 @@ function renderHands(s) {
     return;
   }
   if (!app.handsDraft || app.handsDraft.tap !== need.tap) {
-    app.handsDraft = { tap: need.tap, hands: need.sizes.map((k) => (k === null ? null : [])) };
+    app.handsDraft = { tap: need.tap, round: need.round, hands: need.sizes.map((k) => (k === null ? null : [])),
+      points: need.sizes.map(() => "") };
     app.handsSeat = need.sizes.findIndex((k) => k);
   }
-  $("#hands-title").textContent = t("Round {round} is over: enter the cards left in each hand for the scores", { round: need.round });
+  $("#hands-title").textContent = t("Round {round} is over: enter the cards left in each hand for the scores", { round: formatNumber(need.round, currentLanguage()) });
   const rows = need.sizes.map((k, seat) => {
-    if (k === null || k === 0) return null;
+    if (k === null) return null;
     const cards = app.handsDraft.hands[seat];
     return h("li", { class: seat === app.handsSeat ? "current" : null },
-      h("button", { type: "button", onclick: () => { app.handsSeat = seat; renderHands(app.state); } },
-        `${s.names[seat]}: ${handText(cards, k, s.rules)}`));
+      h("button", { type: "button", onclick: () => { app.handsSeat = seat; render(); } },
+        `${s.names[seat]}: ${handText(cards, k, s.rules)}`),
+      h("input", { type: "number", min: "0", inputmode: "numeric", value: app.handsDraft.points[seat],
+        dataset: { pointsSeat: String(seat) }, "aria-label": t("{name}: points of the cards in hand", { name: s.names[seat] }),
+        oninput: (e) => { app.handsDraft.points[seat] = e.target.value; updateHandsButtons(); } }));
   });
   fill($("#hands-rows"), rows);
-  cardPad($("#hands-pad"), s, "handCard", addHandCard);
+  updateHandsButtons();
+}
+
+function updateHandsButtons() {
+  const need = app.state && app.state.hands_needed;
+  if (!need || !app.handsDraft) return;
   const full = need.sizes.every((k, seat) => k === null || app.handsDraft.hands[seat].length === k);
   $("#hands-save").disabled = !full;
+  const typed = need.sizes.every((k, seat) => k === null || /^\d+$/.test(String(app.handsDraft.points[seat]).trim()));
+  $("#points-save").disabled = !typed;
 }
 
 function addHandCard(code) {
@@ -273,7 +361,7 @@ function addHandCard(code) {
     const next = need.sizes.findIndex((k, seat) => k && app.handsDraft.hands[seat].length < k);
     if (next >= 0) app.handsSeat = next;
   }
-  renderHands(app.state);
+  render();
 }
 
 // ------------------------------------------------------------------ a hand laid face up (R-END-1)
@@ -283,14 +371,19 @@ function renderLaid(s) {
   show($("#laid-entry"), Boolean(open));
   if (!open) {
     app.laidDraft = null;
+    if (app.mode === "laid") app.mode = null;
     return;
   }
   if (!app.laidDraft || app.laidDraft.seat !== open.seat) app.laidDraft = { seat: open.seat, cards: [] };
   const name = s.names[open.seat];
   $("#laid-title").textContent = t("{name} is out: the cards {name} laid face up", { name });
   const cards = app.laidDraft.cards;
+  const typing = app.mode === "laid";
   $("#laid-row").textContent = handText(cards, open.size, s.rules);
-  cardPad($("#laid-pad"), s, "laidCard", addLaidCard);
+  show($("#laid-row"), typing);
+  show($("#laid-type"), !typing);
+  show($("#laid-clear"), typing);
+  show($("#laid-save"), typing);
   $("#laid-save").disabled = cards.length !== open.size;
 }
 
@@ -298,7 +391,7 @@ function addLaidCard(code) {
   const open = app.state && app.state.laid_open;
   if (!open || !app.laidDraft) return;
   if (app.laidDraft.cards.length < open.size) app.laidDraft.cards.push(code);
-  renderLaid(app.state);
+  render();
 }
 
 // ------------------------------------------------------------------ setup
@@ -450,19 +543,27 @@ async function start() {
   onVoices(updateSpeechNote);
   updateSpeechNote();
 
-  $("#bust").addEventListener("click", () => send("tap", { tap: "bust" }));
-  $("#undo").addEventListener("click", () => send("undo"));
+  $("#bust").addEventListener("click", bustTap);
+  $("#undo").addEventListener("click", undoTap);
+  window.addEventListener("resize", fitLabels);
   $("#redo").addEventListener("click", () => send("redo"));
   $("#hands-clear").addEventListener("click", () => {
     if (app.handsDraft && app.handsSeat !== null && app.handsSeat >= 0) app.handsDraft.hands[app.handsSeat] = [];
-    renderHands(app.state);
+    render();
   });
   $("#hands-save").addEventListener("click", () => {
     if (app.handsDraft) send("hands", { hands: app.handsDraft.hands, tap: app.handsDraft.tap });
   });
+  $("#points-save").addEventListener("click", () => {
+    const d = app.handsDraft;
+    if (!d) return;
+    const points = app.state.hands_needed.sizes.map((k, seat) => (k === null ? null : Number.parseInt(d.points[seat], 10)));
+    send("points", { points, round: d.round });
+  });
+  $("#laid-type").addEventListener("click", () => { app.mode = "laid"; render(); });
   $("#laid-clear").addEventListener("click", () => {
     if (app.laidDraft) app.laidDraft.cards = [];
-    renderLaid(app.state);
+    render();
   });
   $("#laid-save").addEventListener("click", () => {
     if (app.laidDraft) send("laid", { seat: app.laidDraft.seat, cards: app.laidDraft.cards });
