@@ -19,7 +19,15 @@ from typing import Any, ClassVar
 
 from ono99.cards import NUM_ACTIONS
 from ono99.envs._deps import missing
-from ono99.envs.encoding import action_mask, advance, bounds, encode, outcome, to_action
+from ono99.envs.encoding import (
+    action_mask,
+    advance,
+    bounds,
+    encode,
+    obs_size,
+    outcome,
+    to_action,
+)
 from ono99.errors import IllegalAction
 from ono99.game import Game
 from ono99.rules import make_rules
@@ -30,23 +38,80 @@ try:
     from gymnasium.utils import seeding
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers.order_enforcing import (
+        AECOrderEnforcingIterable,
+        AECOrderEnforcingIterator,
+    )
 except ImportError as e:
     raise missing(__name__, e) from None
 
-__all__ = ["Ono99AEC", "aec_env"]
+__all__ = ["ENGINES", "Ono99AEC", "aec_env"]
 
 Obs = dict[str, Any]
+#: ``engine=``: the reference engine (``Game``), or the compiled one (``FastGame``,
+#: ``pip install 'ono99[fast]'``)
+ENGINES = ("reference", "fast")
 
 
 def aec_env(
-    rules: str = "mattel2022", players: int = 2, *, render_mode: str | None = None, **options: Any
+    rules: str = "mattel2022",
+    players: int = 2,
+    *,
+    engine: str = "reference",
+    render_mode: str | None = None,
+    **options: Any,
 ) -> AECEnv[str, Obs, int]:
     """The AEC environment for ``rules`` (a preset) with ``players`` seats and the
-    preset's ``options`` (R-SET-6), wrapped in PettingZoo's order-enforcing wrapper
-    (``env.unwrapped`` is the :class:`Ono99AEC`). Bad rules, players or options raise
+    preset's ``options`` (R-SET-6), wrapped in PettingZoo's order-enforcing checks
+    (``env.unwrapped`` is the :class:`Ono99AEC`). ``engine="fast"`` plays on the compiled
+    engine (the same games, several times faster). Bad rules, players or options raise
     :class:`~ono99.errors.RulesError` (one line)."""
-    env = Ono99AEC(rules, players, render_mode=render_mode, **options)
-    return wrappers.OrderEnforcingWrapper(env)
+    env = Ono99AEC(rules, players, engine=engine, render_mode=render_mode, **options)
+    return _OrderEnforcing(env)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, Obs, int]):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, the same checks, with the per-step calls
+    (``agent_iter``'s next, ``last``, ``step``) going to the environment directly rather
+    than through ``__getattr__`` at every attribute: they were most of a step's time."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[str, Obs, int]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable[str, Obs, int]):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator[str, Obs, int]):  # type: ignore[misc]
+    def __next__(self) -> str:
+        inner = self.env.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not self.env._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        self.env._has_updated = False
+        return inner.agent_selection  # type: ignore[no-any-return]
 
 
 class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
@@ -71,17 +136,28 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         rules: str = "mattel2022",
         players: int = 2,
         *,
+        engine: str = "reference",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
         self.rules = make_rules(rules, options or None)
         Game(self.rules, players, seed=0, events=False)  # checks players (R-SET-5)
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be 'reference' or 'fast', not {engine!r}")
+        self.engine = engine
+        self._new_game: Any = Game
+        if engine == "fast":
+            from ono99.fast import FastGame  # MissingFast (one line) without numba
+
+            self._new_game = FastGame
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.n = players
         self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self._size = obs_size(players)
         self.agents = self.possible_agents[:]
         low, high = bounds(self.rules, players)
         self._obs_space = spaces.Dict(
@@ -94,8 +170,14 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._np_random: np.random.Generator | None = None
-        self.game: Game = Game(self.rules, players, seed=0)
+        #: the game being played: a ``Game``, or a ``FastGame`` for ``engine="fast"``
+        self.game: Any = self._make(0)
         self._start()
+
+    def _make(self, seed: int | None) -> Any:
+        if self._new_game is Game:  # no announcement log: nothing here reads it
+            return Game(self.rules, self.n, seed=seed, events=False)
+        return self._new_game(self.rules, self.n, seed=seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -105,8 +187,8 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
 
     def _seat(self, agent: str) -> int:
         try:
-            return self.possible_agents.index(agent)
-        except ValueError:
+            return self._seats[agent]
+        except (KeyError, TypeError):
             names = ", ".join(self.possible_agents)
             raise ValueError(f"no agent {agent!r} (agents: {names})") from None
 
@@ -117,11 +199,14 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = None if self._np_random is None else int(self._np_random.integers(2**63))
-        self.game = Game(self.rules, self.n, seed=game_seed)
+        self.game = self._make(game_seed)
         self._start()
 
     def _start(self) -> None:
-        advance(self.game)
+        if self.engine == "reference":
+            advance(self.game)
+        else:
+            self.game.take_draws()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -137,31 +222,44 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[to_move]
 
     def observe(self, agent: str) -> Obs:
-        """``agent``'s observation, from its :class:`~ono99.view.PlayerView` only."""
-        view = self.game.view(self._seat(agent))
-        return {"observation": encode(view), "action_mask": action_mask(view)}
+        """``agent``'s observation, from its :class:`~ono99.view.PlayerView` only (the
+        fast engine writes the same values from that seat's hand and the public state)."""
+        seat = self._seat(agent)
+        if self.engine == "reference":
+            view = self.game.view(seat)
+            return {"observation": encode(view), "action_mask": action_mask(view)}
+        obs = np.empty(self._size, np.float32)
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        self.game.observe(seat, obs, mask)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat(agent)
-        act = to_action(action)
-        if act not in self.game.legal_actions(seat):
-            self.game.verify(act, seat)  # the engine's reason, from what this seat sees
-            raise IllegalAction(f"{agent} may not act now")  # pragma: no cover
+        seat = self._seats[agent]
+        act = action if type(action) is int and 0 <= action < NUM_ACTIONS else to_action(action)
+        game = self.game
+        if self.engine == "fast":
+            to_move = game.env_step(act, seat)  # an illegal action raises, nothing changes
+        else:
+            if act not in game.legal_actions(seat):
+                game.verify(act, seat)  # the engine's reason, from what this seat sees
+                raise IllegalAction(f"{agent} may not act now")  # pragma: no cover
+            game.apply(act)
+            advance(game)
+            nxt = game.to_move
+            to_move = -1 if nxt is None else nxt
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(act)
-        advance(self.game)
-        self._clear_rewards()
-        if self.game.is_over:
-            for a, r in zip(self.possible_agents, outcome(self.game), strict=True):
+        if to_move < 0:  # over: every agent terminated with its reward
+            self._clear_rewards()
+            for a, r in zip(self.possible_agents, outcome(game), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
-        else:
-            self._select()
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        else:  # the rewards are all 0 until the end: nothing to clear or add
+            self.agent_selection = self.possible_agents[to_move]
         if self.render_mode == "human":
             self.render()
 
@@ -170,11 +268,14 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         ``render_mode="human"``."""
         if self.render_mode is None:
             return None
-        v = self.game.public_view()
+        g = self.game  # public facts only: hand sizes, never a hand
+        sizes = [len(h) for h in g.hands]
+        w = g.winner
+        winner = tuple(w) if isinstance(w, list) else w
         text = (
-            f"total {v.total} direction {v.direction:+d} to_move {v.to_move} "
-            f"owes_two {v.owes_two} hands {list(v.hand_sizes)} out {list(v.out)} "
-            f"winner {v.winner}"
+            f"total {g.total} direction {g.direction:+d} to_move {g.to_move} "
+            f"owes_two {g.owes_two} hands {sizes} out {list(g.out)} "
+            f"winner {winner}"
         )
         if self.render_mode == "human":
             print(text)

@@ -23,6 +23,7 @@ import numpy as np
 from ono99.cards import DRAW, action_code, parse_action
 from ono99.errors import IllegalAction, RecordError
 from ono99.fast import core as k
+from ono99.fast import obs as fast_obs
 from ono99.game import Deal, check_setup, illegal_action_error
 from ono99.i18n import N_
 from ono99.rules import Rules
@@ -354,6 +355,36 @@ class FastGame:
             finally:
                 st[:] = saved
         return seat
+
+    def env_step(self, action: int, seat: int) -> int:
+        """The environments' step (:mod:`ono99.envs`): ``seat`` (the seat to move) plays
+        card ``action``, then every pending draw is taken at once (R-DRAW-1); returns the
+        seat to move next, -1 once the game is over. Anything else -- another seat,
+        ``DRAW``, an illegal card -- raises :class:`IllegalAction` as :meth:`apply` would
+        and changes nothing. For dealt games (no record's deals)."""
+        if self._deals is not _NO_DEALS:
+            raise ValueError("env_step plays dealt games, not a record's deals")
+        s = self._scratch
+        nxt = fast_obs.env_step(
+            self.state, self._cfg, action, seat, self._prefix, s.mt, s.buf, s.deck
+        )
+        if nxt == -2:
+            self._check(action, seat)  # the reason, in the reference's words
+            raise IllegalAction("the environments take every draw at once (R-DRAW-1)")
+        return int(nxt)
+
+    def take_draws(self) -> None:
+        """Take every pending draw at once (R-DRAW-1), as the environments do
+        (:func:`ono99.envs.encoding.advance`)."""
+        if self._deals is not _NO_DEALS:
+            raise ValueError("take_draws plays dealt games, not a record's deals")
+        fast_obs.advance(self.state, self._cfg, self._prefix, *self._work(), *_NO_DEALS)
+
+    def observe(self, seat: int, obs: _Array, mask: _Array) -> None:
+        """Write ``encode(view(seat))`` and ``action_mask(view(seat))`` (:mod:`ono99.envs.encoding`)
+        into ``obs`` (float32) and ``mask`` (int8): from ``seat``'s hand and the public
+        state only (R-SET-1)."""
+        fast_obs.observe_seat(self.state, self._cfg, seat, obs, mask)
 
     def copy(self) -> FastGame:
         """An independent copy (the state vector copied; rules and deals shared)."""

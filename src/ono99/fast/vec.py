@@ -38,24 +38,18 @@ from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
+from ono99.fast.obs import OBS_PER_SEAT, OBS_SEATS_AT
+from ono99.fast.obs import advance as _advance
+from ono99.fast.obs import encode as _encode
 from ono99.game import illegal_action_error, new_seed
 from ono99.rules import Rules, make_rules
 
-__all__ = ["FastVecEnv", "VecStep", "OBS_PER_SEAT", "OBS_SEATS_AT"]
+__all__ = ["FastVecEnv", "VecStep", "OBS_PER_SEAT", "OBS_SEATS_AT", "random_legal"]
 
 F32 = npt.NDArray[np.float32]
 I8 = npt.NDArray[np.int8]
 B8 = npt.NDArray[np.bool_]
 
-# The layout of ono99.envs.encoding (pinned to it by tests/fast/test_vec.py).
-_NUM_CARDS = 16
-_GLOBAL_AT = 16  # total, direction, plays_left, played_99, bust_mode, draw_pile
-_DISCARD_AT = 22
-_LAID_AT = 38
-OBS_SEATS_AT = 54
-OBS_PER_SEAT = 9
-_TOTAL_LOW = -990.0
-_SCORE_SLACK = 1000
 _DIGITS = 96  # decimal digits of a seed: 2**256 has 78
 
 
@@ -72,57 +66,6 @@ class VecStep(NamedTuple):
     rewards: F32
     #: the slot's game ended in this step (and a new one started there)
     done: B8
-
-
-@njit(cache=True)
-def _encode(st: I64, cfg: I64, seat: int, out: F32) -> None:
-    """:func:`ono99.envs.encoding.encode` of ``seat``'s view, from the state vector."""
-    n = st[k.S_N]
-    out[:] = 0.0
-    base = k.O_HANDS + seat * k.HAND_CAP
-    for i in range(st[k.O_HAND_LEN + seat]):
-        out[st[base + i]] += 1.0
-    out[_GLOBAL_AT] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
-    out[_GLOBAL_AT + 1] = st[k.S_DIR]
-    out[_GLOBAL_AT + 2] = st[k.S_PLAYS_LEFT]
-    out[_GLOBAL_AT + 3] = st[k.S_PLAYED99]
-    out[_GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
-    out[_GLOBAL_AT + 5] = st[k.S_N_DRAW]
-    for i in range(st[k.S_N_DISCARD]):
-        out[_DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
-    if cfg[k.C_MODE] == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
-        for s in range(n):
-            if st[k.O_ALIVE + s] == 0:
-                hb = k.O_HANDS + s * k.HAND_CAP
-                for i in range(st[k.O_HAND_LEN + s]):
-                    out[_LAID_AT + st[hb + i]] += 1.0
-    top_score = float(cfg[k.C_TARGET] + _SCORE_SLACK)
-    for j in range(n):
-        s = (seat + j) % n
-        b = OBS_SEATS_AT + OBS_PER_SEAT * j
-        out[b] = st[k.O_HAND_LEN + s]
-        out[b + 1] = st[k.O_ALIVE + s]
-        out[b + 2] = st[k.O_ACTIVE + s]
-        out[b + 3] = 1.0 if st[k.S_TO_MOVE] == s else 0.0
-        out[b + 4] = 1.0 if st[k.S_OWES] == s else 0.0
-        out[b + 5] = 1.0 if st[k.S_PENDING] == s else 0.0
-        for w in range(st[k.S_N_WINNERS]):
-            if st[k.O_WINNERS + w] == s:
-                out[b + 6] = 1.0
-        if cfg[k.C_MODE] == k.TOKENS:
-            out[b + 7] = st[k.O_TOKENS + s]
-        if cfg[k.C_MODE] == k.POINTS:
-            out[b + 8] = min(top_score, float(st[k.O_SCORES + s]))
-
-
-@njit(cache=True)
-def _advance(
-    st: I64, cfg: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
-    gdl: I64,
-) -> None:  # fmt: skip
-    """Take every pending draw at once (R-DRAW-1), as :func:`ono99.envs.encoding.advance`."""
-    while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
-        k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
 
 
 @njit(cache=True)
@@ -204,6 +147,33 @@ def _step_all(
     return nxt_len, next_id
 
 
+@njit(cache=True)
+def _pick_legal(mask: I8, u: npt.NDArray[np.float64], out: I64) -> None:
+    for b in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[b, a]
+        j = int(u[b] * count)
+        for a in range(mask.shape[1]):
+            if mask[b, a]:
+                if j == 0:
+                    out[b] = a
+                    break
+                j -= 1
+
+
+def random_legal(mask: I8, rng: np.random.Generator) -> I64:
+    """One uniformly random legal action per row of ``mask`` (one uniform draw of ``rng``
+    per row): the random baseline, compiled. A row with no legal action gets 0."""
+    m = np.ascontiguousarray(mask, dtype=np.int8)
+    if m.ndim != 2:
+        raise ValueError(f"mask must be 2-dimensional (batch, actions), not {m.shape}")
+    out = np.zeros(m.shape[0], np.int64)
+    u = rng.random((m.shape[0],))
+    _pick_legal(m, u, out)
+    return out
+
+
 class FastVecEnv:
     """``batch`` games of ``rules`` for ``players`` seats, stepped together on the fast
     engine (see the module's text). ``options`` are the preset's (R-SET-6)."""
@@ -247,11 +217,17 @@ class FastVecEnv:
         s = self._scratch
         return s.mt, s.buf, s.deck, *_NO_DEALS
 
+    def _fresh(self) -> None:
+        """New output arrays for the next step: the kernels write every entry, and a step
+        already returned keeps its own arrays (no copy per step)."""
+        self._obs = np.empty_like(self._obs)
+        self._mask = np.empty_like(self._mask)
+        self._player = np.empty_like(self._player)
+        self._rewards = np.empty_like(self._rewards)
+        self._done = np.empty_like(self._done)
+
     def _result(self) -> VecStep:
-        return VecStep(
-            self._obs.copy(), self._mask.copy(), self._player.copy(), self._rewards.copy(),
-            self._done.copy(),
-        )  # fmt: skip
+        return VecStep(self._obs, self._mask, self._player, self._rewards, self._done)
 
     def reset(self, seed: int | None = None) -> VecStep:
         """Deal ``batch`` new games: game ``i`` from seed ``seed + i`` (``seed``: this
@@ -269,6 +245,7 @@ class FastVecEnv:
         text = str(seed).encode()
         self._next[:] = 0
         self._next[: len(text)] = np.frombuffer(text, np.uint8)
+        self._fresh()
         self._next_len = _reset_all(
             self._states, self._cfg, self.players, self._digits, self._lengths, self._next,
             len(text), self.game_ids, self._obs, self._mask, self._player, *self._work(),
@@ -295,6 +272,7 @@ class FastVecEnv:
         bad = int(_first_illegal(self._states, acts))
         if bad >= 0:
             raise self._illegal(bad, int(acts[bad]))
+        self._fresh()
         self._next_len, self._next_id = _step_all(
             self._states, self._cfg, self.players, acts, self._digits, self._lengths,
             self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,

@@ -1,0 +1,112 @@
+"""The environments' observation and step, compiled: what :mod:`ono99.fast.vec` and the
+fast PettingZoo environment (``aec_env(engine="fast")``) share.
+
+:func:`encode` writes :func:`ono99.envs.encoding.encode` of one seat's view, from the state
+vector: the seat's own hand and the public state only, never another hand or the draw
+order (R-SET-1). ``tests/fast/test_vec.py`` and ``tests/envs/test_aec_fast.py`` compare it
+with ``encode(game.view(seat))`` after every move of many games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ono99.fast import core as k
+from ono99.fast.core import I64, U8, U32
+
+__all__ = ["OBS_PER_SEAT", "OBS_SEATS_AT", "advance", "encode", "env_step", "observe_seat"]
+
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
+
+# The layout of ono99.envs.encoding (pinned to it by tests/fast/test_vec.py).
+_NUM_CARDS = 16
+_GLOBAL_AT = 16  # total, direction, plays_left, played_99, bust_mode, draw_pile
+_DISCARD_AT = 22
+_LAID_AT = 38
+OBS_SEATS_AT = 54
+OBS_PER_SEAT = 9
+_TOTAL_LOW = -990.0
+_SCORE_SLACK = 1000
+
+
+@njit(cache=True)
+def encode(st: I64, cfg: I64, seat: int, out: F32) -> None:
+    """:func:`ono99.envs.encoding.encode` of ``seat``'s view, from the state vector."""
+    n = st[k.S_N]
+    out[:] = 0.0
+    base = k.O_HANDS + seat * k.HAND_CAP
+    for i in range(st[k.O_HAND_LEN + seat]):
+        out[st[base + i]] += 1.0
+    out[_GLOBAL_AT] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
+    out[_GLOBAL_AT + 1] = st[k.S_DIR]
+    out[_GLOBAL_AT + 2] = st[k.S_PLAYS_LEFT]
+    out[_GLOBAL_AT + 3] = st[k.S_PLAYED99]
+    out[_GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
+    out[_GLOBAL_AT + 5] = st[k.S_N_DRAW]
+    for i in range(st[k.S_N_DISCARD]):
+        out[_DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
+    if cfg[k.C_MODE] == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
+        for s in range(n):
+            if st[k.O_ALIVE + s] == 0:
+                hb = k.O_HANDS + s * k.HAND_CAP
+                for i in range(st[k.O_HAND_LEN + s]):
+                    out[_LAID_AT + st[hb + i]] += 1.0
+    top_score = float(cfg[k.C_TARGET] + _SCORE_SLACK)
+    for j in range(n):
+        s = (seat + j) % n
+        b = OBS_SEATS_AT + OBS_PER_SEAT * j
+        out[b] = st[k.O_HAND_LEN + s]
+        out[b + 1] = st[k.O_ALIVE + s]
+        out[b + 2] = st[k.O_ACTIVE + s]
+        out[b + 3] = 1.0 if st[k.S_TO_MOVE] == s else 0.0
+        out[b + 4] = 1.0 if st[k.S_OWES] == s else 0.0
+        out[b + 5] = 1.0 if st[k.S_PENDING] == s else 0.0
+        for w in range(st[k.S_N_WINNERS]):
+            if st[k.O_WINNERS + w] == s:
+                out[b + 6] = 1.0
+        if cfg[k.C_MODE] == k.TOKENS:
+            out[b + 7] = st[k.O_TOKENS + s]
+        if cfg[k.C_MODE] == k.POINTS:
+            out[b + 8] = min(top_score, float(st[k.O_SCORES + s]))
+
+
+@njit(cache=True)
+def advance(
+    st: I64, cfg: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
+    gdl: I64,
+) -> None:  # fmt: skip
+    """Take every pending draw at once (R-DRAW-1), as :func:`ono99.envs.encoding.advance`."""
+    while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
+        k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+
+
+@njit(cache=True)
+def observe_seat(st: I64, cfg: I64, seat: int, obs: F32, mask: I8) -> None:
+    """``encode`` and ``action_mask`` of ``seat``'s view into ``obs`` and ``mask`` (rows):
+    the mask is all 0 for a seat that may not act (pending draws are taken at once)."""
+    mask[:] = 0
+    if seat == st[k.S_TO_MOVE]:
+        for i in range(st[k.S_N_LEGAL]):
+            mask[st[k.O_LEGAL + i]] = 1
+    encode(st, cfg, seat, obs)
+
+
+@njit(cache=True)
+def env_step(
+    st: I64, cfg: I64, action: int, seat: int, prefix: U8, mt: U32, buf: U8, deck: I64
+) -> int:
+    """``seat`` makes ``action`` if it is legal for it now, then every pending draw is taken
+    at once (dealt games: no record's deals). Returns the seat to move next (-1: the game is
+    over), or -2 for an action ``seat`` may not make (nothing changed): one call per step."""
+    if seat != st[k.S_TO_MOVE] or action < 0 or action >= k.DRAW or not k.is_legal(st, action):
+        return -2
+    gh = np.zeros((0, k.MAXP, 4), np.int64)
+    ghl = np.zeros((0, k.MAXP), np.int64)
+    gd = np.zeros((0, k.PILE_CAP), np.int64)
+    gdl = np.zeros(0, np.int64)
+    k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    return int(st[k.S_TO_MOVE])
