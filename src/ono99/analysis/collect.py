@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from ono99.arena.tournament import ArenaSpec, bot_seed
 from ono99.bots import make_bot
 from ono99.cards import DRAW
 from ono99.errors import IllegalAction
+from ono99.events import Event
 from ono99.game import Game
 from ono99.i18n import N_
 from ono99.records import to_record
@@ -113,111 +115,140 @@ def game_data(game: Game, index: int = 0, bots: list[str] | None = None) -> Game
     if game.events is None:
         raise ValueError("game_data needs a game played with its events (events=True)")
     record = to_record(game)
-    n = game.n
-    scoring = game.rules.scoring
-    tokens = scoring.start_tokens(n)
-    turns = [0] * n
-    played = [[0] * 16 for _ in range(n)]
-    totals: Counter[int] = Counter()
-    busts: list[dict[str, Any]] = []
-    out: list[int] = []
-    trajectory: list[list[int]] = []
-    plays = floor_hits = negative = reshuffles = four99 = lost = 0
-    min_total = 0
-    total = 0
-    rnd = 1
-    turn_seat: int | None = None  # the seat whose turn's plays we are in
-    last_card: int | None = None  # the last card played this round
-    owe_seat: int | None = None  # R-P2: the seat owing two, and its plays since
-    owe_plays = 0
+    tally = _Tally(game)
     for e in game.events:
-        kind = e.kind
-        if kind == "round_start":
-            rnd = (e.info or {}).get("round", rnd)
-            total, turn_seat, last_card, owe_seat = 0, None, None, None
-        elif kind in ("play", "four99"):
-            seat = e.seat
-            assert seat is not None
-            if seat != turn_seat:
-                turns[seat] += 1
-                turn_seat = seat
-            plays += 1
-            if kind == "four99":
-                four99 += 1
-            else:
-                card = e.card
-                assert card is not None and e.total is not None
-                played[seat][card] += 1
-                if card == _MINUS10 and game.rules.floor_zero and total < 10:
-                    floor_hits += 1
-                total = e.total
-                totals[total] += 1
-                if total < 0:
-                    negative += 1
-                min_total = min(min_total, total)
-                last_card = card
-            if seat == owe_seat:
-                owe_plays += 1
-                if owe_plays >= 2:
-                    owe_seat = None
-        elif kind == "owes_two":
-            owe_seat, owe_plays = e.seat, 0
-        elif kind == "bust":
-            if e.seat == owe_seat:
-                situation = BUST_SITUATIONS[0] if owe_plays == 0 else BUST_SITUATIONS[1]
-            elif last_card == _REVERSE:
-                situation = BUST_SITUATIONS[2]
-            else:
-                situation = BUST_SITUATIONS[3]
-            busts.append(
-                {
-                    "seat": e.seat,
-                    "round": rnd,
-                    "total": total if e.total is None else e.total,
-                    "situation": situation,
-                    "card": e.card,
-                }
-            )
-            turn_seat, owe_seat = None, None
-        elif kind == "reshuffle":
-            reshuffles += 1
-        elif kind == "draw_lost":
-            lost += 1
-        elif kind == "token_lost" and tokens is not None and e.seat is not None:
-            tokens[e.seat] = (e.info or {}).get("tokens", tokens[e.seat] - 1)
-        elif kind == "eliminated" and e.seat is not None:
-            out.append(e.seat)
-        elif kind == "round_end":
-            info = e.info or {}
-            if "scores" in info:
-                trajectory.append(list(info["scores"]))
-            elif tokens is not None:
-                trajectory.append([-1 if s in out else t for s, t in enumerate(tokens)])
+        read = _READ.get(e.kind)
+        if read is not None:
+            read(tally, e)
     w = game.winner
-    winners = list(w) if isinstance(w, list) else [] if w is None else [w]
     return GameData(
         index=index,
         seed=int(record["seed"]) if isinstance(record["seed"], int) else 0,
         bots=list(bots) if bots is not None else list(game.names),
-        winners=winners,
+        winners=list(w) if isinstance(w, list) else [] if w is None else [w],
         moves=len(record["moves"]),
-        plays=plays,
+        plays=tally.plays,
         rounds=game.round,
-        turns=turns,
-        played=played,
+        turns=tally.turns,
+        played=tally.played,
         opening=[[_card_int(c) for c in hand] for hand in record["deals"][0]["hands"]],
-        totals={str(k): v for k, v in sorted(totals.items())},
-        floor_hits=floor_hits,
-        negative_plays=negative,
-        min_total=min_total,
-        reshuffles=reshuffles,
-        four99=four99,
-        draws_lost=lost,
-        busts=busts,
-        out=out,
-        trajectory=trajectory,
+        totals={str(k): v for k, v in sorted(tally.totals.items())},
+        floor_hits=tally.floor_hits,
+        negative_plays=tally.negative,
+        min_total=tally.min_total,
+        reshuffles=tally.reshuffles,
+        four99=tally.four99,
+        draws_lost=tally.lost,
+        busts=tally.busts,
+        out=tally.out,
+        trajectory=tally.trajectory,
         record=record,
     )
+
+
+class _Tally:
+    """What :func:`game_data` counts as it reads the events, one method a kind."""
+
+    def __init__(self, game: Game) -> None:
+        n = game.n
+        self.floor_zero = game.rules.floor_zero
+        self.tokens = game.rules.scoring.start_tokens(n)
+        self.turns = [0] * n
+        self.played = [[0] * 16 for _ in range(n)]
+        self.totals: Counter[int] = Counter()
+        self.busts: list[dict[str, Any]] = []
+        self.out: list[int] = []
+        self.trajectory: list[list[int]] = []
+        self.plays = self.floor_hits = self.negative = self.reshuffles = 0
+        self.four99 = self.lost = self.min_total = self.total = 0
+        self.rnd = 1
+        self.turn_seat: int | None = None  # the seat whose turn's plays we are in
+        self.last_card: int | None = None  # the last card played this round
+        self.owe_seat: int | None = None  # R-P2: the seat owing two, and its plays since
+        self.owe_plays = 0
+
+    def round_start(self, e: Event) -> None:
+        self.rnd = (e.info or {}).get("round", self.rnd)
+        self.total, self.turn_seat, self.last_card, self.owe_seat = 0, None, None, None
+
+    def play(self, e: Event) -> None:
+        seat = e.seat
+        assert seat is not None
+        if seat != self.turn_seat:
+            self.turns[seat] += 1
+            self.turn_seat = seat
+        self.plays += 1
+        if e.kind == "four99":
+            self.four99 += 1
+        else:
+            card = e.card
+            assert card is not None and e.total is not None
+            self.played[seat][card] += 1
+            if card == _MINUS10 and self.floor_zero and self.total < 10:
+                self.floor_hits += 1
+            self.total = e.total
+            self.totals[self.total] += 1
+            if self.total < 0:
+                self.negative += 1
+            self.min_total = min(self.min_total, self.total)
+            self.last_card = card
+        if seat == self.owe_seat:
+            self.owe_plays += 1
+            if self.owe_plays >= 2:
+                self.owe_seat = None
+
+    def owes_two(self, e: Event) -> None:
+        self.owe_seat, self.owe_plays = e.seat, 0
+
+    def bust(self, e: Event) -> None:
+        if e.seat == self.owe_seat:
+            situation = BUST_SITUATIONS[0] if self.owe_plays == 0 else BUST_SITUATIONS[1]
+        elif self.last_card == _REVERSE:
+            situation = BUST_SITUATIONS[2]
+        else:
+            situation = BUST_SITUATIONS[3]
+        total = self.total if e.total is None else e.total
+        self.busts.append(
+            {"seat": e.seat, "round": self.rnd, "total": total, "situation": situation,
+             "card": e.card}
+        )  # fmt: skip
+        self.turn_seat, self.owe_seat = None, None
+
+    def reshuffle(self, e: Event) -> None:
+        self.reshuffles += 1
+
+    def draw_lost(self, e: Event) -> None:
+        self.lost += 1
+
+    def token_lost(self, e: Event) -> None:
+        if self.tokens is not None and e.seat is not None:
+            self.tokens[e.seat] = (e.info or {}).get("tokens", self.tokens[e.seat] - 1)
+
+    def eliminated(self, e: Event) -> None:
+        if e.seat is not None:
+            self.out.append(e.seat)
+
+    def round_end(self, e: Event) -> None:
+        info = e.info or {}
+        if "scores" in info:
+            self.trajectory.append(list(info["scores"]))
+        elif self.tokens is not None:
+            out = self.out
+            self.trajectory.append([-1 if s in out else t for s, t in enumerate(self.tokens)])
+
+
+_READ: dict[str, Callable[[_Tally, Event], None]] = {
+    "round_start": _Tally.round_start,
+    "play": _Tally.play,
+    "four99": _Tally.play,
+    "owes_two": _Tally.owes_two,
+    "bust": _Tally.bust,
+    "reshuffle": _Tally.reshuffle,
+    "draw_lost": _Tally.draw_lost,
+    "token_lost": _Tally.token_lost,
+    "eliminated": _Tally.eliminated,
+    "round_end": _Tally.round_end,
+}
 
 
 def _card_int(code: str) -> int:

@@ -147,52 +147,50 @@ def _busts(games: Sequence[GameData]) -> dict[str, Any]:
 
 def _cards(games: Sequence[GameData], deck: Sequence[int], floor: bool) -> dict[str, Any]:
     kinds = [c for c in range(16) if deck[c]]
-    plays = [0] * 16
-    for g in games:
-        for seat in g.played:
-            for c, k in enumerate(seat):
-                plays[c] += k
+    plays = [sum(seat[c] for g in games for seat in g.played) for c in range(16)]
     all_plays = sum(plays)
-    n = len(games)
-    impact = {}
-    for c in kinds:
-        held_wins = held = free_wins = free = 0.0
-        for g in games:
-            share = {s: 1.0 / len(g.winners) for s in g.winners}
-            for s, hand in enumerate(g.opening):
-                if c in hand:
-                    held += 1
-                    held_wins += share.get(s, 0.0)
-                else:
-                    free += 1
-                    free_wins += share.get(s, 0.0)
-        impact[action_code(c)] = {
-            "with": rate(held_wins, int(held)),
-            "without": rate(free_wins, int(free)),
-        }
     totals: Counter[int] = Counter()
     for g in games:
         for t, k in g.totals.items():
             totals[int(t)] += k
-    minus10 = plays[11]
     return {
         "plays": {action_code(c): rate(plays[c], all_plays) for c in kinds},
-        "opening_hand": impact,
+        "opening_hand": {action_code(c): _opening_impact(games, c) for c in kinds},
         "totals_counts": {str(t): k for t, k in sorted(totals.items())},
         "total_after_play": describe(sorted(t for t, k in totals.items() for _ in range(k))),
         "floor_zero": floor,
-        "floor_hits": rate(sum(g.floor_hits for g in games), minus10),
-        "floor_games": rate(sum(1 for g in games if g.floor_hits), n),
+        "floor_hits": rate(sum(g.floor_hits for g in games), plays[11]),  # of the -10s
+        "floor_games": _games_with(games, [g.floor_hits for g in games]),
         "negative_plays": rate(sum(g.negative_plays for g in games), all_plays),
-        "negative_games": rate(sum(1 for g in games if g.negative_plays), n),
+        "negative_games": _games_with(games, [g.negative_plays for g in games]),
         "min_total": min((g.min_total for g in games), default=0),
         "reshuffles": describe([g.reshuffles for g in games]),
-        "reshuffle_games": rate(sum(1 for g in games if g.reshuffles), n),
+        "reshuffle_games": _games_with(games, [g.reshuffles for g in games]),
         "four99": sum(g.four99 for g in games),
-        "four99_games": rate(sum(1 for g in games if g.four99), n),
+        "four99_games": _games_with(games, [g.four99 for g in games]),
         "draws_lost": sum(g.draws_lost for g in games),
-        "draws_lost_games": rate(sum(1 for g in games if g.draws_lost), n),
+        "draws_lost_games": _games_with(games, [g.draws_lost for g in games]),
     }
+
+
+def _games_with(games: Sequence[GameData], counts: Sequence[int]) -> dict[str, Any]:
+    """The rate of games in which ``counts`` (one a game) is not 0."""
+    return rate(sum(1 for k in counts if k), len(games))
+
+
+def _opening_impact(games: Sequence[GameData], c: int) -> dict[str, Any]:
+    """The win rate of the seats dealt card ``c`` in their opening hand, and of the rest."""
+    held_wins = held = free_wins = free = 0.0
+    for g in games:
+        share = {s: 1.0 / len(g.winners) for s in g.winners}
+        for s, hand in enumerate(g.opening):
+            if c in hand:
+                held += 1
+                held_wins += share.get(s, 0.0)
+            else:
+                free += 1
+                free_wins += share.get(s, 0.0)
+    return {"with": rate(held_wins, int(held)), "without": rate(free_wins, int(free))}
 
 
 def _trajectory(games: Sequence[GameData]) -> dict[str, Any]:

@@ -160,70 +160,99 @@ def _replay(
     worlds carry what earlier plays taught) a hand must already hold what it plays, save
     a card drawn during the replay itself (after the first of two plays)."""
     strict = eps > 0.0
-    weight = 1.0
-    fast = compiled_model(model)
-    me = view.seat
+    if not _put_drawn(w, drawn, view.seat, strict, rng):
+        return None
+    try:
+        w.apply(action)
+        weight = _replay_plays(w, model, played, view, rng, eps)
+    except Ono99Error:
+        return None
+    if weight is None or not _arrives(w, view):
+        return None
+    return w, weight
+
+
+def _put_drawn(w: Game, drawn: list[int], me: int, strict: bool, rng: random.Random) -> bool:
+    """Put the cards the bot really drew on top of ``w``'s pile (False: it cannot)."""
     pile = w.draw_pile
-    for c in drawn:  # the card the bot really drew goes on top of the pile
+    for c in drawn:
         if c in pile:
             pile.remove(c)
         else:  # the world put it in another hand
             holder = next((s for s in range(w.n) if s != me and c in w.hands[s]), None)
             if strict or holder is None or not pile:
-                return None
+                return False
             w.hands[holder].remove(c)
             w.hands[holder].append(pile.pop(rng.randrange(len(pile))))
         pile.append(c)
+    return True
+
+
+def _replay_plays(
+    w: Game, model: Policy, played: list[int], view: PlayerView, rng: random.Random, eps: float
+) -> float | None:
+    """Play the others' ``played`` cards in ``w``: the weight (see :func:`_replay`), or
+    None where the world cannot have made those plays."""
+    strict = eps > 0.0
+    fast = compiled_model(model)
+    weight = 1.0
     drew: set[int] = set()
-    try:
-        w.apply(action)
-        i = 0
-        while i < len(played):
-            c = played[i]
-            p = w.to_move
-            if p is None or p == me:
+    i = 0
+    while i < len(played):
+        c = played[i]
+        p = w.to_move
+        if p is None or p == view.seat:
+            return None
+        legal = w.legal_actions(p)
+        if c == C99 and FOUR_99 in legal and played[i : i + 4] == [C99] * 4:
+            w.apply(FOUR_99)  # R-99-3: four 99s land on the pile at once
+            i += 4
+            continue
+        hand = w.hands[p]
+        if c not in hand:
+            # condition on the card being there: swap it in from the pile
+            if (strict and p not in drew) or not _swap_in(w, p, c, rng):
                 return None
             legal = w.legal_actions(p)
-            if c == C99 and FOUR_99 in legal and played[i : i + 4] == [C99] * 4:
-                w.apply(FOUR_99)  # R-99-3: four 99s land on the pile at once
-                i += 4
-                continue
-            hand = w.hands[p]
-            if c not in hand:
-                # condition on the card being there: swap it in from the pile
-                if (strict and p not in drew) or c not in w.draw_pile or not hand:
-                    return None
-                w.draw_pile.remove(c)
-                out = hand.pop(rng.randrange(len(hand)))
-                w.draw_pile.insert(rng.randrange(len(w.draw_pile) + 1), out)
-                hand.append(c)
-                w.resettle()
-                legal = w.legal_actions(p)
-            if c not in legal:
-                return None
-            if len(legal) > 1 and (fast(w) if fast else model(view_of(w, p))) != c:
-                if not strict:
-                    return None  # the model would not have played it with this hand
-                weight *= eps
-            before = len(hand)
-            w.apply(c)
-            if len(w.hands[p]) >= before:
-                drew.add(p)
-            i += 1
-    except Ono99Error:
-        return None
-    if (
-        w.to_move != me
-        or w.total != view.total
-        or w.direction != view.direction
-        or w.owes_two != view.owes_two
-        or w.plays_left != view.plays_left
-        or sorted(w.hands[me]) != sorted(view.hand)
-        or [len(h) for h in w.hands] != list(view.hand_sizes)
-        or w.alive != list(view.alive)
-    ):
-        return None
-    return w, weight
+        if c not in legal:
+            return None
+        if len(legal) > 1 and (fast(w) if fast else model(view_of(w, p))) != c:
+            if not strict:
+                return None  # the model would not have played it with this hand
+            weight *= eps
+        before = len(hand)
+        w.apply(c)
+        if len(w.hands[p]) >= before:
+            drew.add(p)
+        i += 1
+    return weight
+
+
+def _swap_in(w: Game, p: int, c: int, rng: random.Random) -> bool:
+    """Card ``c`` from the pile into seat ``p``'s hand for a random card of it."""
+    hand = w.hands[p]
+    if c not in w.draw_pile or not hand:
+        return False
+    w.draw_pile.remove(c)
+    out = hand.pop(rng.randrange(len(hand)))
+    w.draw_pile.insert(rng.randrange(len(w.draw_pile) + 1), out)
+    hand.append(c)
+    w.resettle()
+    return True
+
+
+def _arrives(w: Game, view: PlayerView) -> bool:
+    """Whether world ``w`` shows what ``view`` shows."""
+    return (
+        w.to_move == view.seat
+        and w.total == view.total
+        and w.direction == view.direction
+        and w.owes_two == view.owes_two
+        and w.plays_left == view.plays_left
+        and sorted(w.hands[view.seat]) == sorted(view.hand)
+        and [len(h) for h in w.hands] == list(view.hand_sizes)
+        and w.alive == list(view.alive)
+    )
 
 
 class ParticleTracker(HandTracker):

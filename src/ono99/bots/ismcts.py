@@ -408,26 +408,33 @@ def _rewards(
     tokens0: list[int] | None,
     scores0: list[int] | None,
 ) -> list[float]:
+    """Each seat's reward at the end of a rollout begun at (``alive0``, ``tokens0``,
+    ``scores0``): the game's winner, the round's losers, the points taken, or (cut off)
+    an estimate."""
     n = g.n
     w = g.winner
     if w is not None:
+        winners = w if isinstance(w, list) else [w]
         r = [0.0] * n
-        if isinstance(w, list):
-            for s in w:
-                r[s] = 1.0 / len(w)
-        else:
-            r[w] = 1.0
+        for s in winners:
+            r[s] = 1.0 / len(winners)
         return r
     if tokens0 is not None and g.tokens is not None:
-        r = [1.0 if alive0[s] else 0.0 for s in range(n)]
-        for s in range(n):
-            if alive0[s] and (g.tokens[s] < tokens0[s] or not g.alive[s]):
-                r[s] = 0.0  # lost the round (R-END-2)
-        return r
+        tokens = g.tokens
+        # 1 for a seat that was in and kept its tokens; a lost token or going out lost
+        # the round (R-END-2)
+        return [
+            1.0 if alive0[s] and tokens[s] >= tokens0[s] and g.alive[s] else 0.0 for s in range(n)
+        ]
     if scores0 is not None and g.scores is not None and g.scores != scores0:
         return [max(0.0, 1.0 - (g.scores[s] - scores0[s]) / 60.0) for s in range(n)]
-    # cut off (rollout horizon, or an eliminated searcher): a static estimate from
-    # how many ways out each hand still has
+    return _estimate(g, alive0)
+
+
+def _estimate(g: Game, alive0: list[bool]) -> list[float]:
+    """A rollout cut off (its horizon, or an eliminated searcher): a static estimate from
+    how many ways out each hand still has."""
+    n = g.n
     rules = g.rules
     room = rules.limit - g.total
     strength = [0.0] * n
@@ -444,7 +451,7 @@ def _rewards(
     r = [0.0] * n
     if not live:
         return r
-    if g.rules.scoring.bust_eliminates:
+    if rules.scoring.bust_eliminates:
         tot = sum(strength[s] for s in live)
         for s in live:
             r[s] = strength[s] / tot
