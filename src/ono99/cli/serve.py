@@ -76,7 +76,7 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(_("ONO 99 web table on http://{host}:{port}/").format(host=host, port=port), flush=True)
     uvicorn.run(
-        create_app(url, limits=limits, public_url=public_url),
+        create_app(url, limits=limits, public_url=public_url, tune_gc=True),
         host=host,
         port=port,
         # a request line and headers must come within ONO99_HEADER_SECONDS, a body within

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,17 +202,16 @@ class Store:
         #: every change is then announced on CHANNEL
         self.proc: str | None = None
         self.engine: Engine = create_engine(real, **kwargs)
-        #: SQLite on a file: a second engine that never waits for a lock another process
-        #: holds (``try_add_moves``: the commits the event loop makes itself)
-        self._nowait: Engine | None = None
+        #: SQLite on a file: the event loop's own connection for ``try_add_moves``
+        #: (opened on first use), which never waits for a lock another process holds:
+        #: plain sqlite3, no pool or compiled statements between a move and its commit
+        self._quick_path: str | None = None
+        self._quick: sqlite3.Connection | None = None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             path = make_url(real).database
             if path and path != ":memory:" and not path.startswith("file:"):
-                self._nowait = create_engine(
-                    real, connect_args={"check_same_thread": False, "timeout": 0}
-                )
-                event.listen(self._nowait, "connect", _sqlite_pragmas)
+                self._quick_path = path
         metadata.create_all(self.engine)
         self._migrate()
 
@@ -223,8 +223,9 @@ class Store:
                 c.execute(text("alter table ono99_tables add column deadline float"))
 
     def close(self) -> None:
-        if self._nowait is not None:
-            self._nowait.dispose()
+        if self._quick is not None:
+            self._quick.close()
+            self._quick = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writes
@@ -331,14 +332,31 @@ class Store:
         (another process's write transaction): None, and nothing stored, when the batch
         could not go in at once (locked, or an item failed: ``add_moves`` in a thread then
         stores what it can and tells each item's error)."""
-        if self._nowait is None:
+        if self._quick_path is None:
             return None
         if not items:
             return []
         try:
-            with self._nowait.begin() as c:
-                self._insert_moves(c, items)
+            con = self._quick
+            if con is None:
+                # autocommit mode: the transaction is the explicit BEGIN below
+                con = sqlite3.connect(
+                    self._quick_path, timeout=0, isolation_level=None, check_same_thread=False
+                )
+                _sqlite_pragmas(con, None)
+                self._quick = con
+            con.execute("BEGIN IMMEDIATE")  # fails at once when another process writes
+            try:
+                con.executemany(_INSERT_MOVE, [(t, i, m, v) for t, i, m, v, _f, _d in items])
+                con.executemany(_UPDATE_TABLE, [(v, f, d, t) for t, _i, _m, v, f, d in items])
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
         except Exception:
+            if self._quick is not None and self._quick.in_transaction:
+                self._quick.close()  # a rollback that failed: start afresh next time
+                self._quick = None
             return None
         return [None] * len(items)
 
@@ -478,6 +496,11 @@ class Store:
                 seats=[StoredSeat(s["seat"], s["name"], s["token_hash"]) for s in seats],
                 moves=[m[0] for m in moves],
             )
+
+
+# ``try_add_moves``'s statements, the same as ``_insert_moves`` makes (qmark style)
+_INSERT_MOVE = "insert into ono99_moves (table_id, idx, move, version) values (?, ?, ?, ?)"
+_UPDATE_TABLE = "update ono99_tables set version = ?, finished = ?, deadline = ? where id = ?"
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
