@@ -44,7 +44,15 @@ from ono99.fast.obs import encode as _encode
 from ono99.game import illegal_action_error, new_seed
 from ono99.rules import Rules, make_rules
 
-__all__ = ["FastVecEnv", "VecStep", "OBS_PER_SEAT", "OBS_SEATS_AT", "random_legal"]
+__all__ = [
+    "FastVecEnv",
+    "VecStep",
+    "OBS_PER_SEAT",
+    "OBS_SEATS_AT",
+    "observe_slot",
+    "random_legal",
+    "start_slot",
+]
 
 F32 = npt.NDArray[np.float32]
 I8 = npt.NDArray[np.int8]
@@ -145,6 +153,11 @@ def _step_all(
             next_id += 1
         _observe(st, cfg, obs, mask, player, b)
     return nxt_len, next_id
+
+
+#: the slot kernels, for simulators built on this one (:mod:`ono99.envs.fast_vec`)
+start_slot = _start
+observe_slot = _observe
 
 
 @njit(cache=True)
@@ -260,6 +273,17 @@ class FastVecEnv:
         """Play ``actions[b]`` for the seat to move in slot ``b``, for every slot. An
         illegal action anywhere raises :class:`IllegalAction` (one line, naming the slot
         and the rule) and changes nothing."""
+        acts = self._checked(actions)
+        self._fresh()
+        self._next_len, self._next_id = _step_all(
+            self._states, self._cfg, self.players, acts, self._digits, self._lengths,
+            self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
+            self._player, self._rewards, self._done, *self._work(),
+        )  # fmt: skip
+        return self._result()
+
+    def _checked(self, actions: Any) -> I64:
+        """``actions`` as int64, one legal action per slot, or :class:`IllegalAction`."""
         if not self._ready:
             raise IllegalAction("call reset() before step()")
         acts = np.asarray(actions)
@@ -272,13 +296,7 @@ class FastVecEnv:
         bad = int(_first_illegal(self._states, acts))
         if bad >= 0:
             raise self._illegal(bad, int(acts[bad]))
-        self._fresh()
-        self._next_len, self._next_id = _step_all(
-            self._states, self._cfg, self.players, acts, self._digits, self._lengths,
-            self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
-            self._player, self._rewards, self._done, *self._work(),
-        )  # fmt: skip
-        return self._result()
+        return acts
 
     def _illegal(self, b: int, action: int) -> IllegalAction:
         st = self._states[b]

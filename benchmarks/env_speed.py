@@ -1,0 +1,239 @@
+"""ono99's RL environments against RLCard's UNO, side by side in one run (issue 25's floors).
+
+Every contestant plays uniformly random legal actions and produces, after every decision,
+the observation and action mask of the agent to act (RLCard's ``env.run`` extracts its
+state at every step too). Runs alternate: each repetition runs every contestant once, in an
+order rotated by one per repetition, and the median steps/s of each is reported with its
+ratio to RLCard UNO (a markdown table, then one JSON object on the last line).
+
+- ``rlcard-uno``: ``rlcard.make("uno")``, a ``RandomAgent`` in every seat, whole games by
+  ``env.run(is_training=False)``; a step is one ``env.step`` (counted by wrapping it).
+- ``aec-reference`` / ``aec-fast``: ``ono99.envs.aec_env(engine=...)``, PettingZoo's
+  loop (``agent_iter``, ``last``, ``step``), the action drawn from the mask with
+  ``random.Random``.
+- ``fast-engine``: ``ono99 bench --engine fast`` (``run_bench_fast``): the compiled loop,
+  no observations.
+- ``vec:B``: ``ono99.fast.vec.FastVecEnv`` with ``B`` games, actions from
+  ``random_legal`` (compiled, one NumPy draw per row); a step is one decision.
+- ``vec-numpy:B``: the same with the actions drawn in NumPy,
+  ``(mask * rng.random(mask.shape)).argmax(axis=1)``.
+- ``vec-opp:B``: ``ono99.envs.fast_vec.OpponentVecEnv``, a learner in seat 0 against
+  ``--opponents`` (compiled bots inside the simulator); a step is one learner decision.
+
+RLCard is a benchmark-only dependency: ``pip install rlcard`` (not a dependency of ono99).
+Without it the ratios are left out (one line says so). The fast contestants need
+``pip install 'ono99[rl,fast]'``.
+
+    nice -n 5 python benchmarks/env_speed.py                     # 4 players, 3 x 3 s each
+    nice -n 5 python benchmarks/env_speed.py --only rlcard-uno --only aec-fast --reps 5
+    nice -n 5 python benchmarks/env_speed.py --batches 64,256,1024,4096 --only vec
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+Runner = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
+
+
+def rlcard_runner(players: int) -> Runner | None:
+    try:
+        np = importlib.import_module("numpy")
+        rlcard = importlib.import_module("rlcard")
+        random_agent = importlib.import_module("rlcard.agents").RandomAgent
+    except ImportError:
+        return None
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        np.random.seed(seed)  # RandomAgent draws from numpy's global generator
+        env = rlcard.make("uno", config={"seed": seed, "game_num_players": players})
+        env.set_agents([random_agent(num_actions=env.num_actions) for _ in range(players)])
+        steps = 0
+        env_step = env.step
+
+        def counted_step(action: Any, raw_action: bool = False) -> Any:
+            nonlocal steps
+            steps += 1
+            return env_step(action, raw_action)
+
+        env.step = counted_step  # env.run calls self.step once per decision
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            env.run(is_training=False)
+        return steps, clock() - start
+
+    return run
+
+
+def aec_runner(rules: str, players: int, engine: str) -> Runner:
+    from ono99.envs import aec_env
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        env = aec_env(rules, players, engine=engine)
+        env.reset(seed=seed)
+        pick = random.Random(seed).random
+        steps = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            env.reset()
+            for _agent in env.agent_iter():
+                obs, _reward, terminated, truncated, _info = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[int(pick() * len(legal))]))
+                steps += 1
+        return steps, clock() - start
+
+    return run
+
+
+def fast_engine_runner(rules: str, players: int) -> Runner:
+    from ono99.fast.bench import run_bench_fast
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        r = run_bench_fast(rules, players, seconds, seed=seed)
+        return int(r["steps"]), float(r["seconds"])
+
+    return run
+
+
+def vec_runner(rules: str, players: int, batch: int, policy: str) -> Runner:
+    import numpy as np
+
+    from ono99.fast.vec import FastVecEnv, random_legal
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        env = FastVecEnv(rules, players=players, batch=batch, seed=seed)
+        rng = np.random.default_rng(seed)
+        step = env.step(random_legal(env.reset().mask, rng))  # compiled and warm
+        steps = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            if policy == "compiled":
+                actions = random_legal(step.mask, rng)
+            else:
+                actions = (step.mask * rng.random(step.mask.shape)).argmax(axis=1)
+            step = env.step(actions)
+            steps += batch
+        return steps, clock() - start
+
+    return run
+
+
+def opponent_runner(rules: str, players: int, batch: int, opponents: str) -> Runner:
+    import numpy as np
+
+    from ono99.envs.fast_vec import OpponentVecEnv
+    from ono99.fast.vec import random_legal
+
+    def run(seconds: float, seed: int) -> tuple[int, float]:
+        env = OpponentVecEnv(rules, players=players, batch=batch, opponents=opponents, seed=seed)
+        rng = np.random.default_rng(seed)
+        step = env.step(random_legal(env.reset().mask, rng))
+        steps = 0
+        clock = time.perf_counter
+        start = clock()
+        while clock() - start < seconds:
+            step = env.step(random_legal(step.mask, rng))
+            steps += batch
+        return steps, clock() - start
+
+    return run
+
+
+def contestants(args: argparse.Namespace) -> dict[str, Runner]:
+    """The runners asked for (``--only``), built only then (each imports what it needs)."""
+    rules, n = args.rules, args.players
+    make: dict[str, Callable[[], Runner | None]] = {
+        "rlcard-uno": lambda: rlcard_runner(n),
+        "aec-reference": lambda: aec_runner(rules, n, "reference"),
+        "aec-fast": lambda: aec_runner(rules, n, "fast"),
+        "fast-engine": lambda: fast_engine_runner(rules, n),
+    }
+    for b in args.batches:
+        make[f"vec:{b}"] = partial(vec_runner, rules, n, b, "compiled")
+        make[f"vec-numpy:{b}"] = partial(vec_runner, rules, n, b, "numpy")
+        make[f"vec-opp:{b}"] = partial(opponent_runner, rules, n, b, args.opponents)
+    wanted = [
+        k for k in make if not args.only or any(k == o or k.startswith(o + ":") for o in args.only)
+    ]
+    out: dict[str, Runner] = {}
+    for k in wanted:
+        runner = make[k]()
+        if runner is not None:
+            out[k] = runner
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="mattel2022", help="ono99 preset (mattel2022)")
+    ap.add_argument("--players", type=int, default=4, help="players in every game (4)")
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per run (3)")
+    ap.add_argument("--reps", type=int, default=3, help="runs of each contestant (3)")
+    ap.add_argument("--batches", default="1024", help="FastVecEnv batch sizes, comma list")
+    ap.add_argument("--opponents", default="heuristic", help="vec-opp's bots (heuristic)")
+    ap.add_argument("--only", action="append", help="a contestant (repeatable; vec: all batches)")
+    args = ap.parse_args(argv)
+    if args.reps < 1 or args.seconds <= 0:
+        ap.error("--reps must be at least 1 and --seconds positive")
+    try:
+        args.batches = [int(b) for b in args.batches.split(",")]
+    except ValueError:
+        ap.error(f"--batches must be a comma list of integers, not {args.batches!r}")
+    runners = contestants(args)
+    if "rlcard-uno" not in runners:
+        print("rlcard is not installed (pip install rlcard): no ratios", file=sys.stderr)
+    for run in runners.values():  # compile (or load) every kernel outside the runs
+        run(0.05, 0)
+    names = list(runners)
+    rates: dict[str, list[float]] = {n: [] for n in names}
+    load_before = os.getloadavg()[0]
+    for rep in range(args.reps):
+        order = names[rep % len(names) :] + names[: rep % len(names)]
+        for name in order:
+            gc.collect()
+            steps, elapsed = runners[name](args.seconds, rep)
+            rates[name].append(steps / elapsed)
+            print(f"  rep {rep} {name:14} {steps / elapsed:>13,.0f} steps/s", file=sys.stderr)
+    med = {n: statistics.median(v) for n, v in rates.items()}
+    base = med.get("rlcard-uno")
+    print(
+        f"\n{args.rules}, {args.players} players, median of {args.reps} runs of {args.seconds:g} s\n"
+    )
+    print("| contestant | decisions/s (median) | × RLCard UNO |")
+    print("|---|---:|---:|")
+    for n in names:
+        ratio = f"{med[n] / base:.1f}×" if base else "n/a"
+        print(f"| `{n}` | {med[n]:,.0f} | {ratio} |")
+    result = {
+        "rules": args.rules, "players": args.players, "seconds": args.seconds,
+        "reps": args.reps, "median_steps_per_s": med,
+        "ratio_to_rlcard_uno": {n: med[n] / base for n in names} if base else None,
+        "runs": rates, "python": platform.python_version(), "cpus": os.cpu_count(),
+        "load_average_before": load_before, "load_average_after": os.getloadavg()[0],
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+    }  # fmt: skip
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,351 @@
+"""Training against bots at simulator speed: the batched fast simulator with compiled
+opponents in every seat but the learner's (docs/envs.md).
+
+:class:`OpponentVecEnv` is :class:`ono99.fast.vec.FastVecEnv` with the other seats played
+inside the compiled step by ``random``, ``greedy`` or ``heuristic`` bots, so every row of
+every step is the learner's decision. The bots read, for the seat to move, what that
+seat's view holds (its own hand and the public state, R-SET-1), like the bots of
+:mod:`ono99.bots`:
+
+- ``random``: a uniformly random legal action (its own seeded generator);
+- ``greedy``: :func:`ono99.bots.greedy.greedy_choice`, move for move;
+- ``heuristic``: ``HeuristicBot(samples=4)`` move for move (the search's rollout policy,
+  :func:`ono99.bots.fast_rollout.heuristic_act`; the ``heuristic`` level itself samples 24).
+
+:class:`Ono99VectorEnv` wraps it as a ``gymnasium.vector.VectorEnv`` (next-step autoreset).
+
+>>> env = OpponentVecEnv("mattel2022", players=3, batch=4, opponents="greedy", seed=7)
+>>> step = env.reset()
+>>> step.player.tolist(), step.obs.shape
+([0, 0, 0, 0], (4, 81))
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from ono99.envs._deps import missing
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    from numba import njit
+except ImportError as e:  # pragma: no cover - the rl and fast extras are installed in tests
+    raise missing(__name__, e) from None
+
+from ono99.bots.fast_rollout import CARD_POINTS, heuristic_act, heuristic_work
+from ono99.errors import IllegalAction
+from ono99.fast import core as k
+from ono99.fast.core import I64, U8, U32
+from ono99.fast.obs import advance
+from ono99.fast.rng import mt_seed_int, random_float
+from ono99.fast.vec import FastVecEnv, VecStep, start_slot
+from ono99.fast.vec import observe_slot as _observe
+from ono99.rules import Rules
+
+__all__ = ["BOTS", "Ono99VectorEnv", "OpponentVecEnv"]
+
+F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+I8 = npt.NDArray[np.int8]
+B8 = npt.NDArray[np.bool_]
+
+#: the compiled opponents, by name (their kernel codes)
+BOTS = {"random": 0, "greedy": 1, "heuristic": 2}
+_LEARNER = -1
+_M10, _REV, _P2, _HOLD, _99 = 11, 12, 13, 14, 15
+# greedy_choice's order for special cards (lower first); 9 for any other
+_SPECIAL_RANK = np.array([9] * 11 + [4, 1, 0, 2, 3, 9, 9], np.int64)
+
+
+@njit(cache=True)
+def _greedy(st: I64) -> int:
+    """:func:`ono99.bots.greedy.greedy_choice` of the seat to move (no pending draw)."""
+    n_legal = st[k.S_N_LEGAL]
+    for i in range(n_legal):
+        if st[k.O_LEGAL + i] == k.FOUR_99:
+            return k.FOUR_99  # R-99-3
+    if st[k.S_BUST_MODE] != 0:  # R-END-3: the card worth most points, then the highest
+        best = st[k.O_LEGAL]
+        for i in range(1, n_legal):
+            c = st[k.O_LEGAL + i]
+            if CARD_POINTS[c] > CARD_POINTS[best] or (
+                CARD_POINTS[c] == CARD_POINTS[best] and c > best
+            ):
+                best = c
+        return int(best)
+    best = -1
+    for i in range(n_legal):
+        c = st[k.O_LEGAL + i]
+        if c <= 10:
+            best = c  # the legal actions are sorted: the last number is the highest
+    if best >= 0:
+        return int(best)
+    best = st[k.O_LEGAL]
+    for i in range(1, n_legal):
+        c = st[k.O_LEGAL + i]
+        if _SPECIAL_RANK[c] < _SPECIAL_RANK[best]:
+            best = c
+    return int(best)
+
+
+@njit(cache=True)
+def _bot_move(st: I64, cfg: I64, kind: int, rng: U32, ci: I64, weights: F64, hrng: U32) -> int:
+    if kind == 0:
+        return int(st[k.O_LEGAL + int(random_float(rng) * st[k.S_N_LEGAL])])
+    if kind == 1:
+        return _greedy(st)
+    return heuristic_act(st, cfg, ci, weights, hrng)
+
+
+@njit(cache=True)
+def _play_bots(
+    st: I64, cfg: I64, bots: I64, prefix: U8, rng: U32, ci: I64, weights: F64, hrng: U32,
+    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> None:  # fmt: skip
+    """The bots move until the learner must act or the game is over (draws at once)."""
+    while st[k.S_TO_MOVE] >= 0 and bots[st[k.S_TO_MOVE]] != _LEARNER:
+        a = _bot_move(st, cfg, bots[st[k.S_TO_MOVE]], rng, ci, weights, hrng)
+        k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+
+
+@njit(cache=True)
+def _restart(
+    states: I64, cfg: I64, n: int, b: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
+    nxt_len: int, next_id: int, game_ids: I64, rng: U32, ci: I64, weights: F64, hrng: U32,
+    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> tuple[int, int]:  # fmt: skip
+    """New games in slot ``b`` until one reaches the learner's turn (a game over before
+    it is dealt again, as ``GymEnv.reset`` does); returns the next seed's length and id."""
+    while True:
+        nxt_len = start_slot(
+            states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
+        )
+        game_ids[b] = next_id
+        next_id += 1
+        st = states[b]
+        prefix = digits[b, : lengths[b]]
+        _play_bots(st, cfg, bots, prefix, rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl)
+        if st[k.S_TO_MOVE] >= 0:
+            return nxt_len, next_id
+
+
+@njit(cache=True)
+def _reset_all(
+    states: I64, cfg: I64, n: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
+    nxt_len: int, game_ids: I64, obs: F32, mask: I8, player: I64, rng: U32, ci: I64,
+    weights: F64, hrng: U32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> tuple[int, int]:  # fmt: skip
+    next_id = 0
+    for b in range(states.shape[0]):
+        nxt_len, next_id = _restart(
+            states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids, rng,
+            ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl,
+        )  # fmt: skip
+        _observe(states[b], cfg, obs, mask, player, b)
+    return nxt_len, next_id
+
+
+@njit(cache=True)
+def _step_all(
+    states: I64, cfg: I64, n: int, bots: I64, actions: I64, digits: U8, lengths: I64,
+    nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, player: I64,
+    rewards: F32, done: B8, rng: U32, ci: I64, weights: F64, hrng: U32, mt: U32, buf: U8,
+    deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> tuple[int, int]:  # fmt: skip
+    rewards[:, :] = 0.0
+    for b in range(states.shape[0]):
+        st = states[b]
+        prefix = digits[b, : lengths[b]]
+        k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        _play_bots(st, cfg, bots, prefix, rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl)
+        done[b] = st[k.S_TO_MOVE] < 0
+        if done[b]:
+            w = st[k.S_N_WINNERS]
+            if 0 < w < n:  # the winners share +1, the losers -1 (all winners: 0)
+                for s in range(n):
+                    rewards[b, s] = -1.0 / (n - w)
+                for i in range(w):
+                    rewards[b, st[k.O_WINNERS + i]] = 1.0 / w
+            nxt_len, next_id = _restart(
+                states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids,
+                rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl,
+            )  # fmt: skip
+        _observe(st, cfg, obs, mask, player, b)
+    return nxt_len, next_id
+
+
+def _bot_codes(opponents: str | Sequence[str], players: int, seat: int) -> np.ndarray[Any, Any]:
+    if isinstance(opponents, str):
+        names = [s.strip() for s in opponents.split(",")]
+    elif isinstance(opponents, Sequence) and all(isinstance(s, str) for s in opponents):
+        names = [s.strip() for s in opponents]
+    else:
+        raise ValueError(f"opponents must be bot names, not {opponents!r}")
+    if len(names) == 1:
+        names *= players - 1
+    if len(names) != players - 1 or any(s not in BOTS for s in names):
+        raise ValueError(
+            f"opponents must be one of random, greedy, heuristic or {players - 1} of them"
+            f" comma-separated, not {opponents!r}"
+        )
+    codes = [BOTS[s] for s in names]
+    codes.insert(seat, _LEARNER)
+    return np.array(codes, np.int64)
+
+
+class OpponentVecEnv(FastVecEnv):
+    """``batch`` games of ``rules`` for ``players`` seats: the learner in ``seat`` (0 by
+    default), ``opponents`` in the others (one name for all, or a comma list or sequence
+    of one per other seat, in seat order: ``random``, ``greedy``, ``heuristic``).
+
+    :meth:`reset` and :meth:`step` return :class:`~ono99.fast.vec.VecStep` rows that are
+    all the learner's: ``obs`` and ``mask`` of the learner's view, ``player`` always
+    ``seat``, ``rewards`` of every seat for a game that ended in this step, ``done``. A
+    game that ends (the learner's move, or the bots' after it; a learner knocked out
+    early sees the bots play the game out in that step) is replaced in the same step by
+    the next seed's game, played by the bots up to the learner's first turn.
+
+    Seeds as :class:`FastVecEnv`'s (game ``i`` from ``seed + i``; a game over before the
+    learner's first turn takes the next number); the random bots draw from a generator
+    seeded from ``seed`` too, so a seeded run replays; without a seed, from ``secrets``.
+    """
+
+    def __init__(
+        self,
+        rules: str | Rules = "mattel2022",
+        players: int = 2,
+        batch: int = 256,
+        *,
+        opponents: str | Sequence[str] = "heuristic",
+        seat: int = 0,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(rules, players, batch, seed=seed, **options)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
+        self.seat = seat
+        self.opponents = opponents
+        self._bots = _bot_codes(opponents, players, seat)
+        self._rng = np.zeros(625, np.uint32)
+        self._ci, self._weights, self._hrng = heuristic_work()
+
+    def _bot_work(self) -> tuple[Any, ...]:
+        return self._rng, self._ci, self._weights, self._hrng
+
+    def reset(self, seed: int | None = None) -> VecStep:
+        """Deal ``batch`` new games and let the bots play up to the learner's turn."""
+        explicit = seed if seed is not None else self._seed_arg
+        super().reset(seed)  # checks the seed, deals (then dealt again below, bots first)
+        mt_seed_int(self.seed % 2**63 if explicit is not None else secrets.randbits(63), self._rng)
+        text = str(self.seed).encode()
+        self._next[:] = 0
+        self._next[: len(text)] = np.frombuffer(text, np.uint8)
+        self._fresh()
+        self._next_len, self._next_id = _reset_all(
+            self._states, self._cfg, self.players, self._bots, self._digits, self._lengths,
+            self._next, len(text), self.game_ids, self._obs, self._mask, self._player,
+            *self._bot_work(), *self._work(),
+        )  # fmt: skip
+        self._rewards[:] = 0.0
+        self._done[:] = False
+        return self._result()
+
+    def step(self, actions: Any) -> VecStep:
+        """Play the learner's ``actions[b]`` in every slot, then the bots up to the
+        learner's next turn. An illegal action anywhere raises :class:`IllegalAction`
+        (one line, naming the slot and the rule) and changes nothing."""
+        acts = self._checked(actions)
+        self._fresh()
+        self._next_len, self._next_id = _step_all(
+            self._states, self._cfg, self.players, self._bots, acts, self._digits,
+            self._lengths, self._next, self._next_len, self._next_id, self.game_ids,
+            self._obs, self._mask, self._player, self._rewards, self._done,
+            *self._bot_work(), *self._work(),
+        )  # fmt: skip
+        return self._result()
+
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector.utils import batch_space
+except ImportError as e:  # pragma: no cover
+    raise missing(__name__, e) from None
+
+
+class Ono99VectorEnv(gymnasium.vector.VectorEnv):
+    """:class:`OpponentVecEnv` as a Gymnasium vector environment: ``num_envs`` learners,
+    each against bots. ``single_observation_space`` is ``GymEnv``'s (``observation`` and
+    ``action_mask``), ``single_action_space`` is ``Discrete(18)``.
+
+    ``step`` returns per-row NumPy arrays: the observation dict, the learner's reward,
+    ``terminations``, ``truncations`` (always False) and ``infos`` (``{}``). A game that
+    ends gives its reward and ``terminated=True`` in that step, and the row's observation
+    is already the next game's (Gymnasium's same-step autoreset: ``metadata
+    ["autoreset_mode"]`` is ``SAME_STEP``; the old game's last observation is not kept:
+    in ONO 99 the reward comes only at the end). An illegal action raises
+    :class:`~ono99.errors.IllegalAction` and changes nothing.
+
+    ``action_masks()`` gives the legal actions as booleans, ``(num_envs, 18)``.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP
+    }
+
+    def __init__(
+        self,
+        rules: str | Rules = "mattel2022",
+        players: int = 2,
+        num_envs: int = 64,
+        *,
+        opponents: str | Sequence[str] = "heuristic",
+        seat: int = 0,
+        **options: Any,
+    ) -> None:
+        from ono99.envs.encoding import bounds
+
+        self.sim = OpponentVecEnv(
+            rules, players, num_envs, opponents=opponents, seat=seat, **options
+        )
+        self.num_envs = num_envs
+        low, high = bounds(self.sim.rules, players)
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (k.N_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(k.N_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._last: VecStep | None = None
+
+    def _obs(self, step: VecStep) -> dict[str, Any]:
+        return {"observation": step.obs, "action_mask": step.mask}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """New games in every row (``seed``: as :meth:`OpponentVecEnv.reset`)."""
+        self._last = self.sim.reset(seed)
+        return self._obs(self._last), {}
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], F32, B8, B8, dict[str, Any]]:
+        if self._last is None:
+            raise IllegalAction("call reset() before step()")
+        self._last = step = self.sim.step(actions)
+        reward = np.ascontiguousarray(step.rewards[:, self.sim.seat])
+        return self._obs(step), reward, step.done, np.zeros(self.num_envs, np.bool_), {}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learners' legal actions now, ``(num_envs, 18)`` booleans."""
+        if self._last is None:
+            return np.zeros((self.num_envs, k.N_ACTIONS), np.bool_)
+        return self._last.mask.astype(np.bool_)
