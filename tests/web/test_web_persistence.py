@@ -113,3 +113,33 @@ def test_kill_9_and_restart_loses_nothing(db_url: str, tmp_path: Path) -> None:
         assert r.status_code == 200
     finally:
         server.stop()
+
+
+def test_a_database_from_an_earlier_release_is_brought_up_to_date(tmp_path: Path) -> None:
+    """A SQLite database made before the turn deadline and the bot-move mark were stored
+    (no ``deadline`` column in ono99_tables, no ``by_bot`` in ono99_moves) opens, gains
+    both columns, keeps its moves and takes new ones."""
+    import sqlite3
+
+    from ono99.web.store import Store, StoredTable
+
+    path = tmp_path / "old.db"
+    url = f"sqlite:///{path}"
+    store = Store(url)
+    store.create_table(StoredTable("t1", "ABC123", 0.0, {"players": 2}, seed=5, seed_fixed=True))
+    store.start("t1", ["Ana", "Bo"], [1], 1, None)
+    store.add_moves([("t1", 0, "5", 2, False, None, None)])
+    store.close()
+    with sqlite3.connect(path) as con:  # what the earlier release's schema had
+        con.execute("alter table ono99_moves drop column by_bot")
+        con.execute("alter table ono99_tables drop column deadline")
+    store = Store(url)
+    try:
+        st = store.load("t1")
+        assert st is not None and st.moves == ["5"] and st.by_bot == {} and st.deadline is None
+        assert store.try_add_moves([("t1", 1, "draw", 3, False, 12.5, 0)]) == [None]
+        st = store.load("t1")
+        assert st is not None and st.moves == ["5", "draw"] and st.by_bot == {1: 0}
+        assert st.version == 3 and st.deadline == 12.5
+    finally:
+        store.close()

@@ -177,9 +177,11 @@ def test_version_and_turn_deadline_survive_kill_and_restart(fresh_server: Server
     arun(run())
 
 
-def test_a_bot_move_for_a_timed_out_seat_is_not_told_as_yours(server: Server) -> None:
+def test_a_bot_move_for_a_timed_out_seat_is_not_told_as_yours(fresh_server: Server) -> None:
     """When the turn timer runs out and a bot plays for Ana, Ana hears it as the bot's
-    move (``info.by_bot``), live and in the catch-up after a reconnect — never "You play"."""
+    move (``info.by_bot``), live, in the catch-up after a reconnect, and after a kill -9
+    and restart (the mark is stored with the move) — never "You play"."""
+    server = fresh_server
 
     async def run() -> None:
         t = create(server, players=2, seed=6, bots="easy", turn_seconds=1)
@@ -201,5 +203,14 @@ def test_a_bot_move_for_a_timed_out_seat_is_not_told_as_yours(server: Server) ->
         caught = [e for e in st["events"] if e["seat"] == 0 and e["kind"] == "play"]
         assert caught and all(e["info"].get("by_bot") for e in caught)
         await again.close()
+        server.stop(kill=True)
+        server.start()
+        after = await Client.open(server, tid, ana["token"], seat=0)
+        st = await after.next_state()
+        stored = [e for e in st["events"] if e["seat"] == 0 and e["kind"] == "play"]
+        assert len(stored) >= len(caught), (stored, caught)
+        assert all(e["info"] and e["info"].get("by_bot") for e in stored), stored
+        assert not any(e["text"].startswith("You") for e in stored if e["text"]), stored
+        await after.close()
 
     arun(run())

@@ -88,6 +88,8 @@ moves_t = Table(
     Column("idx", Integer, primary_key=True),
     Column("move", String(8), nullable=False),
     Column("version", Integer, nullable=False),
+    # the seat a bot played this move for (away, or out of time); None: its own player
+    Column("by_bot", Integer, nullable=True),
 )
 
 
@@ -173,10 +175,13 @@ class StoredTable:
     deadline: float | None = None
     seats: list[StoredSeat] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
+    #: move index -> the seat a bot played that move for
+    by_bot: dict[int, int] = field(default_factory=dict)
 
 
-#: one stored move: (table id, move index, move code, version, game over, turn deadline)
-MoveRow = tuple[str, int, str, int, bool, float | None]
+#: one stored move: (table id, move index, move code, version, game over, turn deadline,
+#: the seat a bot played it for or None)
+MoveRow = tuple[str, int, str, int, bool, float | None, int | None]
 
 
 class CodeTaken(Exception):
@@ -221,6 +226,9 @@ class Store:
         if "deadline" not in have:
             with self.engine.begin() as c:
                 c.execute(text("alter table ono99_tables add column deadline float"))
+        if "by_bot" not in {c["name"] for c in inspect(self.engine).get_columns("ono99_moves")}:
+            with self.engine.begin() as c:
+                c.execute(text("alter table ono99_moves add column by_bot integer"))
 
     def close(self) -> None:
         if self._quick is not None:
@@ -347,8 +355,8 @@ class Store:
                 self._quick = con
             con.execute("BEGIN IMMEDIATE")  # fails at once when another process writes
             try:
-                con.executemany(_INSERT_MOVE, [(t, i, m, v) for t, i, m, v, _f, _d in items])
-                con.executemany(_UPDATE_TABLE, [(v, f, d, t) for t, _i, _m, v, f, d in items])
+                con.executemany(_INSERT_MOVE, [(t, i, m, v, b) for t, i, m, v, _f, _d, b in items])
+                con.executemany(_UPDATE_TABLE, [(v, f, d, t) for t, _i, _m, v, f, d, _b in items])
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
@@ -384,13 +392,16 @@ class Store:
     def _insert_moves(self, c: Connection, items: list[MoveRow]) -> None:
         c.execute(
             moves_t.insert(),
-            [{"table_id": t, "idx": i, "move": m, "version": v} for t, i, m, v, _f, _d in items],
+            [
+                {"table_id": t, "idx": i, "move": m, "version": v, "by_bot": b}
+                for t, i, m, v, _f, _d, b in items
+            ],
         )
         c.execute(
             update(tables_t)
             .where(tables_t.c.id == bindparam("tid"))
             .values(version=bindparam("v"), finished=bindparam("f"), deadline=bindparam("d")),
-            [{"tid": t, "v": v, "f": f, "d": d} for t, _i, _m, v, f, d in items],
+            [{"tid": t, "v": v, "f": f, "d": d} for t, _i, _m, v, f, d, _b in items],
         )
         self._notify(c, [item[0] for item in items])
 
@@ -458,15 +469,16 @@ class Store:
             row = c.execute(select(tables_t.c.id).where(tables_t.c.code == code)).first()
             return None if row is None else str(row[0])
 
-    def moves_since(self, table_id: str, idx: int) -> list[str]:
-        """The moves of a table from index ``idx`` on, in order."""
+    def moves_since(self, table_id: str, idx: int) -> list[tuple[str, int | None]]:
+        """The moves of a table from index ``idx`` on, in order, each with the seat a bot
+        played it for (or None)."""
         with self.engine.connect() as c:
             rows = c.execute(
-                select(moves_t.c.move)
+                select(moves_t.c.move, moves_t.c.by_bot)
                 .where(moves_t.c.table_id == table_id, moves_t.c.idx >= idx)
                 .order_by(moves_t.c.idx)
             )
-            return [r[0] for r in rows]
+            return [(r[0], r[1]) for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as c:
@@ -477,8 +489,10 @@ class Store:
                 select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
             ).mappings()
             moves = c.execute(
-                select(moves_t.c.move).where(moves_t.c.table_id == table_id).order_by(moves_t.c.idx)
-            )
+                select(moves_t.c.move, moves_t.c.by_bot)
+                .where(moves_t.c.table_id == table_id)
+                .order_by(moves_t.c.idx)
+            ).all()
             return StoredTable(
                 id=row["id"],
                 code=row["code"],
@@ -495,11 +509,14 @@ class Store:
                 deadline=row["deadline"],
                 seats=[StoredSeat(s["seat"], s["name"], s["token_hash"]) for s in seats],
                 moves=[m[0] for m in moves],
+                by_bot={i: m[1] for i, m in enumerate(moves) if m[1] is not None},
             )
 
 
 # ``try_add_moves``'s statements, the same as ``_insert_moves`` makes (qmark style)
-_INSERT_MOVE = "insert into ono99_moves (table_id, idx, move, version) values (?, ?, ?, ?)"
+_INSERT_MOVE = (
+    "insert into ono99_moves (table_id, idx, move, version, by_bot) values (?, ?, ?, ?, ?)"
+)
 _UPDATE_TABLE = "update ono99_tables set version = ?, finished = ?, deadline = ? where id = ?"
 
 

@@ -209,8 +209,8 @@ class Table:
         if st.started:
             assert st.names is not None
             game = self._new_game(st.names)
-            for move in st.moves:
-                game.apply(move)  # the engine replays a seeded game exactly
+            # the engine replays a seeded game exactly
+            self._replay(game, [(m, st.by_bot.get(i)) for i, m in enumerate(st.moves)])
             self.game = game
 
     # ------------------------------------------------------------------ facts
@@ -500,6 +500,19 @@ class Table:
             raise WebError(409, N_("it is not your turn"))
         return action
 
+    def _replay(self, game: Game, moves: list[tuple[str, int | None]]) -> None:
+        """Apply stored ``moves`` to ``game``, each with the seat a bot played it for."""
+        for move, for_seat in moves:
+            first = len(game.events or [])
+            game.apply(move)
+            if for_seat is not None:
+                self._mark_by_bot(game, first, for_seat)
+
+    def _mark_by_bot(self, game: Game, first: int, seat: int) -> None:
+        """The events of ``game`` from ``first`` on that ``seat`` made were a bot's doing."""
+        made = game.events or []
+        self._by_bot.update(i for i in range(first, len(made)) if made[i].seat == seat)
+
     def _event(self, index: int, e: Event, g: Game, seat: int | None) -> dict[str, Any]:
         """Event ``index`` as ``seat`` hears it; a card a bot played for a human seat (away,
         or out of time) is told to that seat as the bot's (``info.by_bot``), not "You play"."""
@@ -525,10 +538,13 @@ class Table:
         after.apply(action, seat)
         version = self.version + 1
         deadline = self._deadline_after(after)
+        # a bot played for a human seat (away, or out of time)
+        for_seat = seat if conn is None and seat not in self.bot_seats else None
         try:
             await self.hub.write_move(
-                (self.id, len(g.moves), action_code(action), version, after.is_over, deadline)
-            )
+                (self.id, len(g.moves), action_code(action), version, after.is_over, deadline,
+                 for_seat)
+            )  # fmt: skip
         except Conflict:  # another process stored a move at this index first
             was = self.version
             await self._sync()
@@ -541,11 +557,8 @@ class Table:
         except Exception:
             log.exception("table %s: storing a move failed", self.id)
             raise WebError(503, N_("the move could not be saved; try again")) from None
-        if conn is None and seat not in self.bot_seats:  # a bot played for a human seat
-            made = after.events or []
-            self._by_bot.update(
-                i for i in range(len(g.events or []), len(made)) if made[i].seat == seat
-            )
+        if for_seat is not None:
+            self._mark_by_bot(after, len(g.events or []), for_seat)
         self.game = after
         self.deadline = deadline
         self._game_changed(version)
@@ -695,8 +708,7 @@ class Table:
             new = await self.hub.db(self.hub.store.moves_since, self.id, len(g.moves))
             if new:
                 after = g.copy(events=True)
-                for move in new:
-                    after.apply(move)
+                self._replay(after, new)
                 self.game = after
                 self.deadline = self._deadline_after(after)
                 self._game_changed(self.version + len(new))  # each stored move is one version
@@ -722,8 +734,8 @@ class Table:
         g = self.game
         if g is not None and len(st.moves) > len(g.moves):
             after = g.copy(events=True)
-            for move in st.moves[len(g.moves) :]:
-                after.apply(move)
+            done = len(g.moves)
+            self._replay(after, [(m, st.by_bot.get(i)) for i, m in enumerate(st.moves)][done:])
             self.game = after
             changed = game_changed = True
         if st.next_table is not None and self.next_table is None:
