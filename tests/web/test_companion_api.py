@@ -98,3 +98,26 @@ def test_points_mode_never_speaks_a_score_that_is_not_known(tmp_path: Path) -> N
         assert r.status_code == 200, r.text
         assert r.json()["state"]["scores"] == [14, 76]
         assert "Ana 14" in " ".join(r.json()["announce"])
+
+
+def test_a_change_sent_again_counts_once(tmp_path: Path) -> None:
+    """R-TURN-1: the page sends a tap again when its answer was lost; the same request id
+    counts once (the answer is the state as it stands), a new id counts again. The answer
+    to be spoken puts the total first."""
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}")
+    with TestClient(app) as client:
+        gid, v = _game(client, rules="mattel2022", players=["Ana", "Bo"], first=0)
+        body = {"tap": "7", "version": v, "req": "a1b2c3d4e5f6"}
+        first = client.post(f"/api/companion/{gid}/tap", json=body).json()
+        assert first["state"]["steps"] == 1 and first["say"][0] == "7"
+        again = client.post(f"/api/companion/{gid}/tap", json=body)
+        assert again.status_code == 200 and again.json()["state"]["steps"] == 1
+        assert again.json()["version"] == first["version"]
+        body = {"tap": "7", "version": first["version"], "req": "f6e5d4c3b2a1"}
+        assert client.post(f"/api/companion/{gid}/tap", json=body).json()["state"]["steps"] == 2
+    # the last id counted survives a restart of the server (it is stored with the game)
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}")
+    with TestClient(app) as client:
+        body = {"tap": "7", "version": 1, "req": "f6e5d4c3b2a1"}
+        r = client.post(f"/api/companion/{gid}/tap", json=body)
+        assert r.status_code == 200 and r.json()["state"]["steps"] == 2

@@ -119,14 +119,19 @@ def _sqlite_wal(dbapi_conn: Any, _record: Any) -> None:
 
 
 class _Game:
-    def __init__(self, game_id: str, tracker: Tracker, version: int) -> None:
+    def __init__(
+        self, game_id: str, tracker: Tracker, version: int, req: str | None = None
+    ) -> None:
         self.id = game_id
         self.tracker = tracker
         self.version = version
         self.lock = asyncio.Lock()
+        #: the id of the last change counted: the page sends a change again when its
+        #: answer was lost, and it must not count twice
+        self.req = req
 
     def data(self) -> dict[str, Any]:
-        return {**self.tracker.record(), "redo": list(self.tracker.redo_taps)}
+        return {**self.tracker.record(), "redo": list(self.tracker.redo_taps), "req": self.req}
 
 
 class _Error(Exception):
@@ -206,7 +211,25 @@ def _payload(
     out: dict[str, Any] = {"id": g.id, "version": g.version, "state": g.tracker.state()}
     if events is not None:
         out["announce"] = _announce(g.tracker, events, lang, tap, loser)
+        out["say"] = _say(g.tracker, events, lang, tap, loser)
     return out
+
+
+#: events a noisy table needs to hear after the total (a play is the total itself)
+_QUIET = frozenset({"play", "draw", "owes_two"})
+
+
+def _say(
+    t: Tracker, events: list[Event], lang: str, tap: str | None, loser: int | None
+) -> list[str]:
+    """What the page speaks: the total first, short, then only what changes the game
+    (a reverse, a bust, who is out, a round's end, the winner)."""
+    loud = [e for e in events if e.kind not in _QUIET]
+    state = t.state()
+    first = [] if state["hands_needed"] else [str(state["total"])]
+    if not any(e.kind in ("play", "four99", "bust") for e in events):
+        first = []  # nothing played: no total to say (the start of the game)
+    return first + _announce(t, loud, lang, tap, loser)
 
 
 def make_router(db_url: str) -> APIRouter:
@@ -265,7 +288,8 @@ def make_router(db_url: str) -> APIRouter:
                 raise _Error(404, N_("there is no such game"))
             version, data = row
             tracker = await asyncio.to_thread(_tracker_from, data)
-            g = _Game(game_id, tracker, version)
+            req = data.get("req")
+            g = _Game(game_id, tracker, version, req if isinstance(req, str) else None)
             games[game_id] = g
             return g
 
@@ -327,6 +351,12 @@ def make_router(db_url: str) -> APIRouter:
             return err(request, e)
         lang = lang_of(request)
         async with g.lock:
+            req = data.get("req")
+            if not isinstance(req, str) or not 8 <= len(req) <= 64:
+                req = None
+            if req is not None and req == g.req:
+                # this change was counted; its answer was lost on the way: the state now
+                return JSONResponse({**_payload(g, lang), "announce": [], "repeat": True})
             version = data.get("version")
             if version is not None and version != g.version:
                 return JSONResponse(
@@ -390,6 +420,7 @@ def make_router(db_url: str) -> APIRouter:
             except (_Error, Ono99Error) as e:
                 return err(request, e, **_payload(g, lang))
             g.version += 1
+            g.req = req
             await save(g)
             return JSONResponse(_payload(g, lang, events, tap, loser))
 

@@ -50,6 +50,10 @@ COMPANION_STRINGS: tuple[str, ...] = (
     N_("No card to give up"),
     # TRANSLATORS: button of the draw penalty option: the player drew their card
     N_("Draw"),
+    # TRANSLATORS: taps made while the server was away, still to be sent
+    N_("Waiting to send: {count}"),
+    # TRANSLATORS: {taps}: the taps (card names, Undo...) the server did not count
+    N_("Not counted: {taps}"),
     # TRANSLATORS: a mattel2022 player out of the game lays their hand face up; the page
     # offers to type those cards in
     N_("{name} is out: the cards {name} laid face up"),

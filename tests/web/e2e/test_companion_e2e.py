@@ -162,10 +162,20 @@ def test_undo_back_to_the_start_and_forward_again(chromium: Any, server: Server)
     page.context.close()
 
 
+def _plain(moves: list[Move], start: int, count: int) -> int:
+    """The first index from ``start`` of ``count`` moves in a row that are card taps with
+    no bust (what a person taps blind, without looking at the screen)."""
+    k = start
+    while not all(m.code and not m.busts and not m.hands for m in moves[k : k + count]):
+        k += 1
+    return k
+
+
 @pytest.mark.slow
 def test_reload_and_server_restart_lose_nothing(chromium: Any, fresh_server: Server) -> None:
-    """The game lives on the server (its id in the URL): a reload mid-game, and a server
-    killed and started again mid-game, come back to the same state and play on."""
+    """R-TURN-1: the game lives on the server (its id in the URL): a reload mid-game comes
+    back to the same state. Taps made while the server is killed are queued (the page says
+    how many wait), not lost: when it is back they are counted in order; the game plays on."""
     moves = list(real_game("mattel2022", 4, 3, None, 1))
     page = open_game(chromium, fresh_server, "mattel2022", ["Ana", "Bo", "Cy", "Di"], 1)
     play_through(page, moves[:15])
@@ -174,17 +184,63 @@ def test_reload_and_server_restart_lose_nothing(chromium: Any, fresh_server: Ser
     assert "#g=" in url
     page.reload()
     assert {k: settle(page)[k] for k in KEYS} == {k: mid[k] for k in KEYS}
-    play_through(page, moves[15:25])
+    k = _plain(moves, 15, 3)
+    play_through(page, moves[15:k])
     mid = state(page)
     fresh_server.stop(kill=True)
-    page.click('#pad [data-card="0"]')  # the server is gone: the tap is refused, nothing changes
+    old = url.split("/companion")[0]
+    for mv in moves[k : k + 3]:  # the server is gone: three taps, queued
+        page.click(f'#pad [data-card="{mv.code}"]')
     page.wait_for_selector("#error:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#queue-note').textContent.includes('3')")
     assert state(page)["steps"] == mid["steps"]
-    fresh_server.start()  # on a new port: open the same game there
-    page.goto(fresh_server.url + "/companion" + url[url.index("#") :])
-    assert {k: settle(page)[k] for k in KEYS} == {k: mid[k] for k in KEYS}
-    play_through(page, moves[25:])
+    fresh_server.start()  # on a new port: the page's requests are passed on to it
+
+    def forward(route: Any) -> None:
+        route.fulfill(response=route.fetch(url=fresh_server.url + route.request.url[len(old) :]))
+
+    page.route(old + "/api/**", forward)
+    got = settle(page, None, timeout=30_000)
+    page.wait_for_function(
+        "(n) => JSON.parse(document.querySelector('main').dataset.state).steps === n",
+        arg=mid["steps"] + 3,
+        timeout=30_000,
+    )
+    got = settle(page)
+    assert {x: got[x] for x in KEYS} == {x: moves[k + 2].state[x] for x in KEYS}
+    assert page.inner_text("#queue-note") == ""
+    play_through(page, moves[k + 3 :])
     assert state(page)["winner"] == moves[-1].state["winner"]
+    page.context.close()
+
+
+_CLICK_ALL = """(codes) => { for (const c of codes)
+    document.querySelector(`#pad [data-card="${c}"]`).click(); }"""
+
+
+def test_taps_made_while_one_is_in_flight_are_all_counted(chromium: Any, server: Server) -> None:
+    """R-TURN-1, R-LIM-1: six cards tapped as fast as a hand can, none waiting for the
+    server: all counted, in order. A refused one is said plainly ("Not counted"), with the
+    taps made after it, and the state is the server's."""
+    moves = list(real_game("classic1980", 3, 2, None, 0))
+    k = _plain(moves, 0, 6)
+    page = open_game(chromium, server, "classic1980", ["Ana", "Bo", "Cy"], 0)
+    play_through(page, moves[:k])
+    before = state(page)["steps"]
+    codes = [mv.code for mv in moves[k : k + 6]]
+    # all six in one go: each click lands while the first is still on its way
+    page.evaluate(_CLICK_ALL, codes)
+    page.wait_for_function(
+        "(n) => JSON.parse(document.querySelector('main').dataset.state).steps === n",
+        arg=before + 6,
+    )
+    got = settle(page)
+    assert {x: got[x] for x in KEYS} == {x: moves[k + 5].state[x] for x in KEYS}
+    page.evaluate(_CLICK_ALL, ["99", "2"])  # R-99-1: a 99 is never playable in classic1980
+    page.wait_for_selector("#error:not([hidden])")
+    settle(page)
+    assert "Not counted" in page.inner_text("#error")
+    assert state(page)["steps"] == got["steps"]
     page.context.close()
 
 

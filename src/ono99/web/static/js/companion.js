@@ -19,7 +19,7 @@ const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens"
 // R-END-1) or "giveup" (points: which card the player out of safe cards gave up, R-END-3);
 // while a round waits for its hands the pad types them (R-END-3). The pad never moves.
 const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null,
-  lastAnnounce: [], mode: null };
+  lastAnnounce: [], mode: null, queue: [], sending: false, away: false };
 const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
@@ -48,8 +48,19 @@ async function call(method, url, body) {
 
 function setBusy(delta) {
   app.busy += delta;
-  main().dataset.busy = app.busy > 0 ? "1" : "0";
-  main().setAttribute("aria-busy", app.busy > 0 ? "true" : "false");
+  markBusy();
+}
+
+/** data-busy: a request is in flight or taps wait to be sent. The pad stays live: a tap
+ * made meanwhile joins the queue, it is never lost. */
+function markBusy() {
+  const busy = app.busy > 0 || app.sending || app.queue.length > 0;
+  main().dataset.busy = busy ? "1" : "0";
+  main().setAttribute("aria-busy", busy ? "true" : "false");
+  const waiting = app.queue.length - (app.sending ? 1 : 0);
+  const note = $("#queue-note");
+  note.textContent = app.queue.length ? t("Waiting to send: {count}", { count: formatNumber(app.queue.length, currentLanguage()) }) : "";
+  note.classList.toggle("away", app.away && waiting >= 0 && app.queue.length > 0);
   updateButtons();
 }
 
@@ -59,47 +70,122 @@ function showError(text) {
   show(el, Boolean(text));
 }
 
-async function send(path, body = {}) {
-  if (!app.id) return;
-  setBusy(1);
+// ------------------------------------------------------------------ the queue of taps
+// Every change (tap, undo, redo, hands, points, cards laid face up) is queued and sent in
+// order, one at a time; the queue is kept in the browser (a reload keeps it) until the
+// server has counted each. A refused one is said plainly, with the ones after it, which
+// were made on a game that did not happen and are not sent. Each carries an id (req): a
+// change sent again after a lost answer is not counted twice.
+const QUEUE = "ono99.companion.queue.";
+
+function saveQueue() {
   try {
-    const data = await call("POST", `/api/companion/${app.id}/${path}`, { ...body, version: app.version });
-    showError("");
-    accept(data);
-    announce(data.announce || []);
-  } catch (e) {
-    if (e instanceof HttpError && e.data && e.data.state) {
-      accept(e.data); // refused (or stale): the state as it stands
-      showError(e.message);
-    } else if (e instanceof HttpError) {
-      showError(e.message);
-    } else {
-      showError(t("Connection lost. Reconnecting…"));
-      resyncSoon();
-    }
-  } finally {
-    setBusy(-1);
-  }
+    if (app.id) localStorage.setItem(QUEUE + app.id, JSON.stringify(app.queue));
+  } catch (_e) { /* storage off: the queue lives as long as the page */ }
 }
 
-let resyncTimer = null;
-function resyncSoon() {
-  if (resyncTimer) return;
-  resyncTimer = setTimeout(async () => {
-    resyncTimer = null;
+function loadQueue(id) {
+  try {
+    const q = JSON.parse(localStorage.getItem(QUEUE + id) || "[]");
+    app.queue = Array.isArray(q) ? q : [];
+  } catch (_e) { app.queue = []; }
+}
+
+function requestId() {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+function send(path, body = {}) {
+  if (!app.id) return;
+  app.queue.push({ path, body, req: requestId() });
+  saveQueue();
+  markBusy();
+  pump();
+}
+
+function itemLabel(item) {
+  if (item.path === "tap") {
+    const code = item.body.tap;
+    return code === "bust" ? t("No safe card") : cardName(code, app.state ? app.state.rules : "mattel2022");
+  }
+  return { undo: t("Undo"), redo: t("Redo"), hands: t("Save the hands"), points: t("Save the points"),
+    laid: t("Save the cards") }[item.path] || item.path;
+}
+
+async function pump() {
+  if (app.sending || !app.queue.length || !app.id || retryTimer) return;
+  app.sending = true;
+  markBusy();
+  const item = app.queue[0];
+  let again = true;
+  try {
+    const data = await call("POST", `/api/companion/${app.id}/${item.path}`, { ...item.body, version: app.version, req: item.req });
+    app.queue.shift();
+    saveQueue();
+    app.away = false;
+    showError("");
+    accept(data);
+    if (item.path === "undo" || item.path === "redo") {
+      const total = String(data.state.total);
+      announce(data.announce || [], [item.path === "undo" ? t("Undo") : t("Redo"), total, ...(data.say || []).slice(1)]);
+    } else {
+      announce(data.announce || [], data.say || null);
+    }
+  } catch (e) {
+    if (e instanceof HttpError && e.status < 500) {
+      // refused (or made on a game changed elsewhere): not counted, nor the ones after it
+      const dropped = app.queue.splice(0);
+      saveQueue();
+      app.away = false;
+      if (e.data && e.data.state) accept(e.data);
+      const text = `${e.message} · ${t("Not counted: {taps}", { taps: dropped.map(itemLabel).join(", ") })}`;
+      showError(text);
+      refused(e.message);
+    } else {
+      // the server is away: everything stays queued, in order; try again soon
+      app.away = true;
+      again = false;
+      showError(t("Connection lost. Reconnecting…"));
+      retrySoon();
+    }
+  } finally {
+    app.sending = false;
+    markBusy();
+  }
+  if (again) pump();
+}
+
+let retryTimer = null;
+function retrySoon() {
+  if (retryTimer) return;
+  retryTimer = setTimeout(async () => {
+    retryTimer = null;
     try {
-      await load(app.id);
-      showError("");
+      if (!app.state || app.queue.length === 0) await load(app.id);
+      pump();
     } catch (_e) {
-      resyncSoon();
+      retrySoon();
     }
   }, 1500);
 }
 
+function resyncSoon() {
+  if (app.queue.length) {
+    if (!retryTimer) pump();
+    return;
+  }
+  retrySoon();
+}
+
 async function load(id) {
   const data = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+  if (app.id !== data.id) loadQueue(data.id);
   app.id = data.id;
+  app.away = false;
   accept(data);
+  pump();
   return data;
 }
 
@@ -114,11 +200,28 @@ function accept(data) {
 
 // ------------------------------------------------------------------ speaking
 
-function announce(lines) {
+/** Show the announcements; speak `say` (the total first, short, then what changed the
+ * game), or the announcements where the server sent no short form. */
+function announce(lines, say = null) {
   app.lastAnnounce = lines;
   const el = $("#announce");
   el.textContent = lines.join(" · ");
-  if (lines.length) speak(lines.join(". "), currentLanguage());
+  const lang = currentLanguage();
+  const spoken = say || lines; // digits stay digits: a voice of the language reads them best
+  if (spoken.length) speak(spoken.join(". "), lang);
+}
+
+/** A refusal is spoken too: at a noisy table nobody reads the screen. */
+function refused(text) {
+  speak(text, currentLanguage());
+}
+
+function updateMute() {
+  const on = speechEnabled();
+  const b = $("#mute");
+  b.textContent = on ? "🔊" : "🔇";
+  b.setAttribute("aria-pressed", on ? "true" : "false");
+  $("#speech-on").checked = on;
 }
 
 function updateSpeechNote() {
@@ -290,7 +393,7 @@ function renderPad(s) {
 
 function updateButtons() {
   const s = app.state;
-  const busy = app.busy > 0;
+  const busy = app.busy > 0; // only creating a game; taps meanwhile are queued
   const over = !s || s.to_move === null;
   const mode = padMode(s);
   const giveUp = new Set((s && s.give_up) || []);
@@ -298,13 +401,13 @@ function updateButtons() {
     const code = b.dataset.card;
     if (mode === "hands" || mode === "laid") b.disabled = busy || code === "draw" || code === "99x4";
     else if (mode === "giveup") b.disabled = busy || !giveUp.has(code);
-    else if (code === "draw") b.disabled = busy || !s || s.pending_draw === null;
-    else b.disabled = busy || over;
+    else if (code === "draw") b.disabled = busy || !s || (s.pending_draw === null && !app.queue.length);
+    else b.disabled = busy || (over && !app.queue.length);
   }
   const bust = $("#bust");
-  if (bust) bust.disabled = busy || over;
+  if (bust) bust.disabled = busy || (over && !app.queue.length);
   const undo = $("#undo");
-  if (undo) undo.disabled = busy || !s || (!s.can_undo && !app.mode);
+  if (undo) undo.disabled = busy || !s || (!s.can_undo && !app.mode && !app.queue.length);
   const redo = $("#redo");
   if (redo) redo.disabled = busy || !s || !s.can_redo;
 }
@@ -534,8 +637,9 @@ async function start() {
     updateSpeechNote();
   });
 
-  $("#speech-on").checked = speechEnabled();
-  $("#speech-on").addEventListener("change", (e) => setSpeechEnabled(e.target.checked));
+  updateMute();
+  $("#speech-on").addEventListener("change", (e) => { setSpeechEnabled(e.target.checked); updateMute(); });
+  $("#mute").addEventListener("click", () => { setSpeechEnabled(!speechEnabled()); updateMute(); });
   $("#speech-test").addEventListener("click", () => {
     const total = app.state ? app.state.total : 42;
     speak(t("Total {total}", { total }), currentLanguage(), { force: true });
@@ -607,7 +711,14 @@ async function start() {
       await load(id);
       return;
     } catch (e) {
-      if (!(e instanceof HttpError)) { app.id = id; showError(t("Connection lost. Reconnecting…")); resyncSoon(); return; }
+      if (!(e instanceof HttpError)) {
+        app.id = id;
+        loadQueue(id);
+        app.away = true;
+        showError(t("Connection lost. Reconnecting…"));
+        retrySoon();
+        return;
+      }
       showError(e.message);
     }
   }
