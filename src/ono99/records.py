@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ono99.cards import action_code, parse_action, parse_card
@@ -52,28 +53,17 @@ class ReplayError(Ono99Error):
         self.move = move
 
 
+@dataclass(slots=True, eq=False)
 class ParsedRecord:
     """A validated record, ready to replay."""
 
-    __slots__ = ("rules", "options", "players", "seed", "dealer", "deals", "moves")
-
-    def __init__(
-        self,
-        rules: str,
-        options: dict[str, Any],
-        players: int | list[str],
-        seed: int,
-        dealer: int | None,
-        deals: list[Deal],
-        moves: list[str],
-    ) -> None:
-        self.rules = rules
-        self.options = options
-        self.players = players
-        self.seed = seed
-        self.dealer = dealer
-        self.deals = deals
-        self.moves = moves
+    rules: str
+    options: dict[str, Any]
+    players: int | list[str]
+    seed: int
+    dealer: int | None
+    deals: list[Deal]
+    moves: list[str]
 
     def new_game(self, events: bool = True) -> Game:
         """The game before any move (raises RecordError/RulesError on a bad record)."""

@@ -309,12 +309,7 @@ class ISMCTSBot(Bot):
         apply = g.apply
         apply(action)
         steps = 0
-        while (p := g.to_move) is not None and g.round == start_round and steps < MAX_ROLLOUT:
-            if elimination and not g.alive[me]:
-                break
-            if g.pending_draw is not None:
-                apply(DRAW)
-                continue
+        while steps < MAX_ROLLOUT and (p := _settle(g, me, start_round, elimination)) is not None:
             legal = g.legal_actions()
             apply(legal[0] if len(legal) == 1 else policy.act(view_of(g, p)))
             steps += 1
@@ -333,15 +328,7 @@ class ISMCTSBot(Bot):
         c = self.c
         log = math.log
         sqrt = math.sqrt
-        while True:
-            p = g.to_move
-            if p is None or g.round != start_round:
-                break
-            if elimination and not g.alive[me]:
-                break
-            if g.pending_draw is not None:
-                apply(DRAW)
-                continue
+        while (p := _settle(g, me, start_round, elimination)) is not None:
             legal = g.legal_actions()
             if len(legal) == 1:
                 apply(legal[0])  # a forced move needs no node
@@ -390,6 +377,18 @@ class ISMCTSBot(Bot):
             edge.n += 1
             edge.w += reward[p]
         return reward[me]
+
+
+def _settle(g: Game, me: int, start_round: int, elimination: bool) -> int | None:
+    """Take the pending draws in ``g``; the seat to move, or None where the walk stops:
+    the game or the round is over, or ``me`` is out of the game."""
+    while True:
+        p = g.to_move
+        if p is None or g.round != start_round or (elimination and not g.alive[me]):
+            return None
+        if g.pending_draw is None:
+            return p
+        g.apply(DRAW)
 
 
 def _round_start(g: Game) -> tuple[list[bool], list[int] | None, list[int] | None]:

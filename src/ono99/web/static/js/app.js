@@ -223,15 +223,21 @@ function buildLobby() {
   if (!$("#join-name").value) $("#join-name").value = savedName();
 }
 
+/** The name typed in `selector`, or "" after asking for one. */
+function typedName(selector) {
+  const name = $(selector).value.trim();
+  if (!name) {
+    showError(t("Please enter your name."));
+    $(selector).focus();
+  }
+  return name;
+}
+
 async function onCreate(e) {
   e.preventDefault();
   showError("");
-  const name = $("#create-name").value.trim();
-  if (!name) {
-    showError(t("Please enter your name."));
-    $("#create-name").focus();
-    return;
-  }
+  const name = typedName("#create-name");
+  if (!name) return;
   const body = {
     rules: $("#create-rules").value,
     options: collectOptions(),
@@ -281,15 +287,11 @@ async function onJoin(e, watch = false) {
     $("#join-code").focus();
     return;
   }
-  const name = $("#join-name").value.trim();
   try {
     const { id, info } = await resolveTable(code);
     if (!watch) {
-      if (!name) {
-        showError(t("Please enter your name."));
-        $("#join-name").focus();
-        return;
-      }
+      const name = typedName("#join-name");
+      if (!name) return;
       const joined = await api.joinTable(id, name);
       saveCreds(id, { seat: joined.seat, token: joined.token, name });
       if (code !== id) saveCreds(code, { seat: joined.seat, token: joined.token, name });
@@ -350,11 +352,8 @@ function pollWaiting() {
 async function onWaitJoin(e) {
   e.preventDefault();
   showError("");
-  const name = $("#wait-name").value.trim();
-  if (!name) {
-    showError(t("Please enter your name."));
-    return;
-  }
+  const name = typedName("#wait-name");
+  if (!name) return;
   try {
     const joined = await api.joinTable(state.tableId, name);
     state.creds = { seat: joined.seat, token: joined.token, name };
