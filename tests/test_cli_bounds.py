@@ -91,6 +91,10 @@ def test_analyze_out_not_a_folder(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _long_run(tmp_path: Path, command: str) -> tuple[subprocess.Popen[str], Path]:
     out = tmp_path / "out"
     workers = min(2, default_workers())
@@ -102,6 +106,10 @@ def _long_run(tmp_path: Path, command: str) -> tuple[subprocess.Popen[str], Path
         [sys.executable, "-m", "ono99", command, *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         start_new_session=True,  # its own process group, as a shell gives a job
+        # Ctrl-C as a terminal delivers it: where the test runner was started in the
+        # background, SIGINT is ignored and a child would inherit that (Python then never
+        # turns SIGINT into KeyboardInterrupt)
+        preexec_fn=_default_sigint,
     )  # fmt: skip
     # wait until the worker processes are playing (they are the parent's children)
     deadline = time.monotonic() + 60
@@ -129,13 +137,18 @@ def test_stop_cleanly(tmp_path: Path, command: str, sig: signal.Signals, status:
     the parent only, as `kill` does): one line, 130 or 143, no traceback from the parent
     or any worker, no output folder, no worker left behind."""
     proc, out = _long_run(tmp_path, command)
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
-    assert proc.poll() is None, proc.communicate()
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)
-    else:
-        proc.send_signal(sig)
-    stdout, stderr = proc.communicate(timeout=60)
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        assert proc.poll() is None, proc.communicate()
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:  # a failed test leaves no 200,000-game run behind
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert proc.returncode == status, stderr
     assert stderr.strip().splitlines() == ["ono99: interrupted"], stderr
     assert stdout == ""
