@@ -20,6 +20,7 @@ def _public(v: PlayerView) -> tuple[object, ...]:
             v.discard, v.legal, v.alive, v.active, v.draw_pile)  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules", "players", "options"),
     [("mattel2022", 2, {}), ("mattel2022", 4, {}), ("classic1980", 3, {}), ("gamerules", 2, {})],

@@ -262,6 +262,7 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
+@pytest.mark.slow
 def test_a_flood_does_not_slow_another_table(tmp_path: Path) -> None:
     """One client (127.0.0.2) floods its table with thousands of messages, reconnecting
     whenever it is closed, while a person (127.0.0.1) plays at another table: the move

@@ -206,6 +206,7 @@ def test_the_server_takes_a_seed_given_as_digits(server: Server) -> None:
 # ---------------------------------------------------------------- 2: a dead connection
 
 
+@pytest.mark.slow
 def test_a_frozen_server_is_noticed_and_the_catchup_replaces_the_log(
     fresh_server: Server, chromium: Any, artifacts: Path
 ) -> None:
@@ -411,6 +412,7 @@ def test_cards_a_bot_played_for_an_away_seat_are_told_as_the_bots(
 # ---------------------------------------------------------------- 3: live region, total, summary
 
 
+@pytest.mark.slow
 def test_live_region_last_card_and_round_overlay(
     server: Server, chromium: Any, artifacts: Path
 ) -> None:
