@@ -78,11 +78,13 @@ def narrate(event: Event, names: Sequence[str], rules: Rules, you: int | None = 
             return _("You win the game!")
         if event.seat == you and event.kind not in ("reverse", "round_end", "game_over"):
             return _narrate_you(event, rules)
-    tell = _TELL.get(event.kind)
-    if tell is None:
-        return None
     who = names[event.seat] if event.seat is not None else ""
-    return tell(event, who, names, event.info or {}, rules)
+    info = event.info or {}
+    simple = _SIMPLE.get(event.kind)
+    if simple is not None:
+        return simple().format(name=who, total=event.total, round=info.get("round"))
+    tell = _TELL.get(event.kind)
+    return None if tell is None else tell(event, who, names, info, rules)
 
 
 def _play(e: Event, who: str, names: Sequence[str], info: Info, rules: Rules) -> str:
@@ -142,32 +144,23 @@ def _game_over(e: Event, who: str, names: Sequence[str], info: Info, rules: Rule
     return _("{name} wins the game!").format(name=names[w])
 
 
-#: each kind of event told of a seat other than the reader's (None: not announced)
+#: the kinds told by one message of {name}, {total} and {round}
+_SIMPLE: dict[str, Callable[[], str]] = {
+    "four99": lambda: _("{name} discards four ONO 99 cards — total {total}"),
+    "round_start": lambda: _("Round {round}: {name} starts"),
+    "reshuffle": lambda: _("The discard pile is shuffled into a new draw pile"),
+    "owes_two": lambda: _("{name} must play two cards"),
+    "out_of_round": lambda: _("{name} is out of the round"),
+    "eliminated": lambda: _("{name} is out of the game"),
+    "draw_lost": lambda: _("{name} did not draw in time and loses that card"),
+}
+#: the other kinds told of a seat other than the reader's (None: not announced)
 _TELL: dict[str, Callable[[Event, str, Sequence[str], Info, Rules], str | None]] = {
     "play": _play,
-    "four99": lambda e, who, names, info, rules: _(
-        "{name} discards four ONO 99 cards — total {total}"
-    ).format(name=who, total=e.total),
-    "round_start": lambda e, who, names, info, rules: _("Round {round}: {name} starts").format(
-        round=info["round"], name=who
-    ),
     "draw": _draw,
-    "reshuffle": lambda e, who, names, info, rules: _(
-        "The discard pile is shuffled into a new draw pile"
-    ),
     "reverse": _reverse,
-    "owes_two": lambda e, who, names, info, rules: _("{name} must play two cards").format(name=who),
     "bust": _bust,
-    "out_of_round": lambda e, who, names, info, rules: _("{name} is out of the round").format(
-        name=who
-    ),
     "token_lost": _token_lost,
-    "eliminated": lambda e, who, names, info, rules: _("{name} is out of the game").format(
-        name=who
-    ),
-    "draw_lost": lambda e, who, names, info, rules: _(
-        "{name} did not draw in time and loses that card"
-    ).format(name=who),
     "round_end": _round_end,
     "game_over": _game_over,
 }
@@ -177,15 +170,14 @@ def _narrate_you(event: Event, rules: Rules) -> str | None:
     """``narrate`` for the reader's own seat: the second person."""
     k = event.kind
     info = event.info or {}
+    simple = _SIMPLE_YOU.get(k)
+    if simple is not None:
+        return simple().format(total=event.total, round=info.get("round"))
     if k == "play":
         assert event.card is not None
         return _("You play {card} — total {total}").format(
             card=card_name(event.card, rules), total=event.total
         )
-    if k == "four99":
-        return _("You discard four ONO 99 cards — total {total}").format(total=event.total)
-    if k == "round_start":
-        return _("Round {round}: you start").format(round=info["round"])
     if k == "draw":
         count = int(info.get("count", 1))
         cards = info.get("cards")
@@ -199,23 +191,26 @@ def _narrate_you(event: Event, rules: Rules) -> str | None:
                 count=count
             )
         return None
-    if k == "owes_two":
-        return _("You must play two cards")
     if k == "bust":
         if event.card is not None:
             return _("You have no safe card and give up {card}").format(
                 card=card_name(event.card, rules)
             )
         return _("You have no safe card")
-    if k == "out_of_round":
-        return _("You are out of the round")
     if k == "token_lost":
         n = int(info["tokens"])
         return ngettext(
             "You lose a token ({count} left)", "You lose a token ({count} left)", n
         ).format(count=n)
-    if k == "eliminated":
-        return _("You are out of the game")
-    if k == "draw_lost":
-        return _("You did not draw in time and lose that card")
     return None
+
+
+#: the reader's own events told by one message of {total} and {round}
+_SIMPLE_YOU: dict[str, Callable[[], str]] = {
+    "four99": lambda: _("You discard four ONO 99 cards — total {total}"),
+    "round_start": lambda: _("Round {round}: you start"),
+    "owes_two": lambda: _("You must play two cards"),
+    "out_of_round": lambda: _("You are out of the round"),
+    "eliminated": lambda: _("You are out of the game"),
+    "draw_lost": lambda: _("You did not draw in time and lose that card"),
+}
