@@ -112,7 +112,6 @@ GAMES = [
 
 
 @pytest.mark.slow
-@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "options", "players", "seed"), GAMES)
 def test_a_whole_game_card_by_card(
     chromium: Any, server: Server, rules: str, options: dict[str, Any] | None, players: int,
@@ -134,7 +133,6 @@ def test_a_whole_game_card_by_card(
     page.context.close()
 
 
-@pytest.mark.slow
 @pytest.mark.slow
 def test_undo_back_to_the_start_and_forward_again(chromium: Any, server: Server) -> None:
     """Undo every tap, back to the start, and redo every one: the states come back."""
@@ -173,7 +171,6 @@ def _plain(moves: list[Move], start: int, count: int) -> int:
     return k
 
 
-@pytest.mark.slow
 @pytest.mark.slow
 def test_reload_and_server_restart_lose_nothing(chromium: Any, fresh_server: Server) -> None:
     """R-TURN-1: the game lives on the server (its id in the URL): a reload mid-game comes
