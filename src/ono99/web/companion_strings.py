@@ -54,6 +54,15 @@ COMPANION_STRINGS: tuple[str, ...] = (
     N_("Waiting to send: {count}"),
     # TRANSLATORS: {taps}: the taps (card names, Undo...) the server did not count
     N_("Not counted: {taps}"),
+    # TRANSLATORS: a full-screen view for a phone propped up mid-table: the total, huge
+    N_("Table view"),
+    # TRANSLATORS: the table view: who plays next
+    N_("next: {name}"),
+    # TRANSLATORS: the table view: the card played last
+    N_("Last card: {card}"),
+    # TRANSLATORS: the games played in this browser before, to continue
+    N_("Earlier games"),
+    N_("Start a new game? This one stays under Earlier games."),
     # TRANSLATORS: a mattel2022 player out of the game lays their hand face up; the page
     # offers to type those cards in
     N_("{name} is out: the cards {name} laid face up"),

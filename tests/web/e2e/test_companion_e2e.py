@@ -433,3 +433,59 @@ def test_the_pad_and_undo_never_move(chromium: Any, server: Server, size: tuple[
         assert _boxes(page) == first, (lang, "hand card")
         _check_screen(page, phone["viewport"])
         page.context.close()
+
+
+#: records the Wake Lock requests the page makes
+FAKE_WAKE_LOCK = """
+window.__wake = [];
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async (kind) => { window.__wake.push(kind);
+    return { release: async () => window.__wake.push("release"), addEventListener: () => {} }; } } });
+"""
+
+
+def test_table_view_and_games_kept(chromium: Any, server: Server) -> None:
+    """R-TURN-1, R-REV-1: the table view shows the total huge, who is next with the
+    direction, and the last card, also after a reload, and keeps the screen awake. A new
+    game asks first and keeps the names; a link that starts a game never loses the last
+    one: both are under "Earlier games"."""
+    page = open_game(chromium, server, "mattel2022", ["Ana", "Bo", "Cy"], 0, **PHONE)
+    page.add_init_script(FAKE_WAKE_LOCK)
+    page.reload()
+    settle(page)
+    for code in ["7", "R"]:
+        tap(page, code)
+    page.click("#table-view-on")
+    page.wait_for_selector("#tableview:not([hidden])")
+    assert page.inner_text("#tv-total") == "7"
+    assert "↺" in page.inner_text("#tv-next") and "Ana" in page.inner_text("#tv-next")
+    assert "Reverse" in page.inner_text("#tv-last")
+    assert page.evaluate("window.__wake") == ["screen"]
+    first = page.url
+    page.reload()
+    page.wait_for_selector("#tableview:not([hidden])")
+    assert "Reverse" in page.inner_text("#tv-last") and page.inner_text("#tv-total") == "7"
+    page.click("#table-view-off")
+    assert page.is_hidden("#tableview")
+    page.click(".menu summary")
+    page.click("#new-game")
+    page.click("#new-game-no")  # asked first: nothing happens
+    assert state(page)["steps"] == 2
+    page.click("#new-game")
+    page.click("#new-game-yes")
+    page.wait_for_selector("#setup:not([hidden])")
+    names = page.eval_on_selector_all("#setup-names input", "xs => xs.map(x => x.value)")
+    assert names == ["Ana", "Bo", "Cy"]
+    game = first[first.index("#g=") + 3 :]
+    assert page.is_visible(f'#recent-games [data-game="{game}"]')
+    # a link that starts a game: the last one stays reachable
+    page.goto(f"{server.url}/companion?rules=classic1980&players=Di,Ed")
+    settle(page)
+    page.goto(f"{server.url}/companion")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.click(f'#recent-games [data-game="{game}"]')
+    page.wait_for_function(
+        "() => JSON.parse(document.querySelector('main').dataset.state).steps === 2"
+    )
+    assert state(page)["total"] == 7
+    page.context.close()

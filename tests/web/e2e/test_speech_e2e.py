@@ -91,3 +91,36 @@ def test_web_table_speaks_announcements_once_turned_on(chromium: Any, server: Se
     new = spoken(page)[n:]
     assert new and all(s["lang"] == "en-US" for s in new)
     assert any("total" in s["text"] for s in new)
+
+
+def test_companion_says_the_total_first_and_undo_and_refusals(
+    chromium: Any, server: Server
+) -> None:
+    """R-TURN-1, R-99-1: at a noisy table the total is said first and alone for a plain
+    play; Undo is said with the total it leaves; a refusal is said; the mute button on the
+    main screen stops speech; without a voice for the language the main screen says so."""
+    ta = translator("ta").gettext
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(FAKE_SPEECH)
+    page.goto(server.url + "/companion?rules=mattel2022&players=Ana,Bo&first=0&lang=ta")
+    settle(page)
+    assert page.is_hidden("#speech-note")
+    tap(page, "7")
+    tap(page, "9")
+    assert spoken(page)[-1]["text"] == "16"
+    before = page.evaluate("JSON.parse(document.querySelector('main').dataset.state).steps")
+    page.click('[data-action="undo"]')
+    settle(page, before)
+    assert spoken(page)[-1]["text"].startswith(ta("Undo")) and "7" in spoken(page)[-1]["text"]
+    page.click('#pad [data-card="99"]')  # R-99-1: refused
+    page.wait_for_selector("#error:not([hidden])")
+    assert "R-99-1" in spoken(page)[-1]["text"]
+    n = len(spoken(page))
+    page.click("#mute")
+    assert page.get_attribute("#mute", "aria-pressed") == "false"
+    tap(page, "5")
+    assert len(spoken(page)) == n
+    page.select_option("#lang-select", "my")  # the stand-in has no Burmese voice
+    page.wait_for_selector("#speech-note:not([hidden])")
+    assert page.is_visible("#speech-note")  # on the main screen, not behind a menu
+    page.context.close()

@@ -10,6 +10,10 @@ import { cardName, directionText, presetTitle, winnerText } from "./words.js";
 
 const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
 const LAST = "ono99.companion.last";
+// the games of this browser, most recent first: opening a link that starts a game never
+// loses the one before (it stays under "Earlier games")
+const RECENT = "ono99.companion.games";
+const TABLE_VIEW = "ono99.companion.tableview";
 const RESERVED = new Set(["rules", "players", "first", "lang"]);
 const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
   "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "laid", "laid_open",
@@ -194,8 +198,73 @@ function accept(data) {
   app.state = data.state;
   if (app.id) {
     try { localStorage.setItem(LAST, app.id); } catch (_e) { /* storage off */ }
+    remember(app.id, app.state);
   }
   render();
+}
+
+function recentGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT) || "[]");
+    return Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string") : [];
+  } catch (_e) { return []; }
+}
+
+function remember(id, s) {
+  const list = recentGames().filter((g) => g.id !== id);
+  list.unshift({ id, names: s.names, rules: s.rules, over: s.winner !== null });
+  try { localStorage.setItem(RECENT, JSON.stringify(list.slice(0, 8))); } catch (_e) { /* storage off */ }
+}
+
+async function openGame(id) {
+  try {
+    await load(id);
+    history.replaceState(null, "", `${location.pathname}#g=${id}`);
+  } catch (e) { showError(e.message); }
+}
+
+// ------------------------------------------------------------------ the table view
+
+let wakeLock = null;
+
+async function keepAwake(on) {
+  // Wake Lock: the screen stays on while the table view is up (where the browser has it)
+  try {
+    if (on && !wakeLock && "wakeLock" in navigator && !document.hidden) {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } else if (!on && wakeLock) {
+      await wakeLock.release();
+      wakeLock = null;
+    }
+  } catch (_e) { wakeLock = null; /* refused (battery saver...): the view works all the same */ }
+}
+
+function tableViewOn() {
+  try { return localStorage.getItem(TABLE_VIEW) === "1"; } catch (_e) { return false; }
+}
+
+function setTableView(on) {
+  try { localStorage.setItem(TABLE_VIEW, on ? "1" : "0"); } catch (_e) { /* storage off */ }
+  renderTableView(app.state);
+}
+
+function renderTableView(s) {
+  const on = Boolean(s) && tableViewOn() && main().dataset.view === "play";
+  show($("#tableview"), on);
+  main().dataset.tableview = on ? "1" : "0";
+  keepAwake(on);
+  if (!on) return;
+  const lang = currentLanguage();
+  const total = $("#tv-total");
+  total.textContent = formatNumber(s.total, lang);
+  total.classList.toggle("hot", s.total >= 90);
+  const arrow = s.direction === 1 ? "↻" : "↺";
+  $("#tv-next").textContent = s.to_move === null
+    ? (s.hands_needed ? t("Scores wait for the cards left in each hand") : winnerText(s.winner, s.names, null))
+    : `${arrow} ${t("next: {name}", { name: s.names[s.to_move] })}`;
+  $("#tv-last").textContent = s.last_card ? t("Last card: {card}", { card: cardName(s.last_card, s.rules) }) : "";
+  $("#tv-announce").textContent = app.lastAnnounce.join(" · ");
 }
 
 // ------------------------------------------------------------------ speaking
@@ -206,6 +275,7 @@ function announce(lines, say = null) {
   app.lastAnnounce = lines;
   const el = $("#announce");
   el.textContent = lines.join(" · ");
+  if (tableViewOn()) $("#tv-announce").textContent = lines.join(" · ");
   const lang = currentLanguage();
   const spoken = say || lines; // digits stay digits: a voice of the language reads them best
   if (spoken.length) speak(spoken.join(". "), lang);
@@ -287,6 +357,7 @@ function render() {
   renderHands(s);
   renderLaid(s);
   renderMode(s);
+  renderTableView(s);
   $("#record-link").href = `/api/companion/${app.id}/record`;
   updateButtons();
   fitLabels();
@@ -580,6 +651,32 @@ function showSetup() {
   let last = null;
   try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
   show($("#continue-last"), Boolean(last));
+  const recent = recentGames();
+  show($("#recent"), recent.length > 0);
+  fill($("#recent-games"), recent.map((g) => h("li", {}, h("button", {
+    type: "button", dataset: { game: g.id }, onclick: () => openGame(g.id),
+  }, `${(g.names || []).join(", ")} · ${presetTitle(g.rules)}`))));
+  show($("#tableview"), false);
+  keepAwake(false);
+}
+
+/** The setup form filled in as ``s`` was set up: a new game keeps the names. */
+function setupLike(s) {
+  showSetup();
+  const rules = $("#setup-rules");
+  rules.value = s.rules;
+  optionsFields(s.rules);
+  const o = s.options || {};
+  if (s.rules === "classic1980") {
+    $("#opt-scoring").value = o.scoring || "tokens";
+    $("#opt-scoring").dispatchEvent(new Event("change"));
+    if (o.target) $("#opt-target").value = String(o.target);
+    if (o.points_mode) $("#opt-points_mode").value = o.points_mode;
+    $("#opt-zero_ending_99").checked = Boolean(o.zero_ending_99);
+  }
+  if (s.rules !== "mattel2022") $("#opt-draw_penalty").checked = Boolean(o.draw_penalty);
+  setNames(s.names);
+  $("#setup-first").value = String(s.first || 0);
 }
 
 function trimNames() {
@@ -675,20 +772,24 @@ async function start() {
   $("#laid-skip").addEventListener("click", () => {
     if (app.laidDraft) send("laid", { seat: app.laidDraft.seat, cards: null });
   });
-  $("#new-game").addEventListener("click", () => {
+  $("#new-game").addEventListener("click", () => show($("#new-confirm"), true)); // ask first
+  $("#new-game-no").addEventListener("click", () => show($("#new-confirm"), false));
+  $("#new-game-yes").addEventListener("click", () => {
+    const s = app.state;
+    show($("#new-confirm"), false);
     app.id = null;
     app.state = null;
+    app.queue = [];
     history.replaceState(null, "", location.pathname);
-    showSetup();
+    if (s) setupLike(s); else showSetup();
   });
+  $("#table-view-on").addEventListener("click", () => setTableView(true));
+  $("#table-view-off").addEventListener("click", () => setTableView(false));
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && app.state) renderTableView(app.state); });
   $("#continue-last").addEventListener("click", async () => {
     let last = null;
     try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
-    if (!last) return;
-    try {
-      await load(last);
-      history.replaceState(null, "", `${location.pathname}#g=${last}`);
-    } catch (e) { showError(e.message); }
+    if (last) await openGame(last);
   });
   $("#add-player").addEventListener("click", () => {
     const names = nameInputs().map((i) => i.value);
