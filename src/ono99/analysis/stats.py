@@ -159,7 +159,15 @@ def _cards(games: Sequence[GameData], deck: Sequence[int], floor: bool) -> dict[
         "totals_counts": {str(t): k for t, k in sorted(totals.items())},
         "total_after_play": describe(sorted(t for t, k in totals.items() for _ in range(k))),
         "floor_zero": floor,
-        "floor_hits": rate(sum(g.floor_hits for g in games), plays[11]),  # of the -10s
+        **_rare(games, plays[11], all_plays),
+    }
+
+
+def _rare(games: Sequence[GameData], minus10: int, all_plays: int) -> dict[str, Any]:
+    """How often the rarer things happened: the floor at 0, a total below 0, a reshuffle,
+    four 99s at once, a draw lost."""
+    return {
+        "floor_hits": rate(sum(g.floor_hits for g in games), minus10),
         "floor_games": _games_with(games, [g.floor_hits for g in games]),
         "negative_plays": rate(sum(g.negative_plays for g in games), all_plays),
         "negative_games": _games_with(games, [g.negative_plays for g in games]),
