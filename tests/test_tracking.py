@@ -393,3 +393,31 @@ def test_a_hand_laid_face_up_after_a_bust_on_the_second_card() -> None:
                 for key in (*FIELDS, *MORE):
                     assert t.state()[key] == mv.state[key]
     assert typed >= 4
+
+
+def test_a_forgotten_card_goes_in_where_it_was_played() -> None:
+    """R-TURN-1, R-TURN-2, R-99-1: a card nobody tapped goes in before a later tap; the
+    taps after it fall to the players whose turn it really was, the total follows; one
+    that makes a later tap impossible is refused and nothing changes."""
+    t = Tracker("mattel2022", ["Ana", "Bo", "Cy"])
+    for code in ["7", "5", "3"]:
+        t.tap(code)
+    t.insert(1, "10")  # Bo's 10 was forgotten: the 5 was Cy's, the 3 Ana's
+    s = t.state()
+    assert t.taps == ["7", "10", "5", "3"] and s["total"] == 25 and s["to_move"] == 1
+    assert [(r["tap"], r["seat"], r["total"]) for r in s["recent"]] == [
+        ("7", 0, 7), ("10", 1, 17), ("5", 2, 22), ("3", 0, 25)
+    ]  # fmt: skip
+    with pytest.raises(TrackError, match="R-99-1"):
+        t.insert(0, "99")
+    with pytest.raises(TrackError, match="no tap"):
+        t.insert(9, "5")
+    assert t.state() == s
+    # classic1980 has two Double Plays: a third one put in, the last tap no longer fits
+    t = Tracker("classic1980", ["Ana", "Bo", "Cy"])
+    for code in ["P2", "5", "6", "P2"]:
+        t.tap(code)
+    before = t.state()
+    with pytest.raises(TrackError, match="does not fit"):
+        t.insert(3, "P2")
+    assert t.state() == before and t.taps == ["P2", "5", "6", "P2"]

@@ -272,6 +272,50 @@ class Tracker:
         self.last_events = []
         return []
 
+    def insert(self, at: int, code: str) -> list[Event]:
+        """A card nobody tapped: ``code`` goes in before tap ``at`` (``len(taps)``: now),
+        and every tap after it is told again on top of it (each then falls to the player
+        whose turn it really was). Refused, changing nothing, when a tap after it no longer
+        fits. Returns what the engine announced for the last tap."""
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(self.taps):
+            raise TrackError(N_("there is no tap {index} to put a card before"), index=repr(at))
+        if not isinstance(code, str):
+            raise TrackError(N_("{action} is not an action"), action=repr(code))
+        if at == len(self.taps):
+            redo = list(self.redo_taps)
+            events = self.tap(code)
+            self.redo_taps = redo  # a forgotten card is no new branch: the redo list stays
+            return events
+        old_taps, old_redo, old_hands = list(self.taps), list(self.redo_taps), dict(self.hands)
+        self.taps = [*old_taps[:at], code, *old_taps[at:]]
+        self.hands = {k + (k >= at): hs for k, hs in old_hands.items()}
+        try:
+            self._rebuild(strict_from=0)
+        except Ono99Error as e:
+            self.taps, self.redo_taps, self.hands = old_taps, old_redo, old_hands
+            self._rebuild()
+            raise TrackError(
+                N_("{card} there does not fit the taps after it: {reason}"),
+                card=repr(code), reason=e,
+            ) from None  # fmt: skip
+        self.redo_taps = old_redo
+        self.last_events = list(self.entries[-1].events)
+        return self.last_events
+
+    def recent(self, count: int = 12) -> list[dict[str, Any]]:
+        """The last ``count`` cards tapped: where each went in (``at``), the card, who
+        played it and the total after it (for a quick fix: where to put a forgotten card)."""
+        out: list[dict[str, Any]] = []
+        for e in self.entries[-count:]:
+            if e.before is None or e.action is None:
+                continue
+            bv = e.before.public_view()
+            seat = bv.pending_draw if e.action == DRAW else bv.to_move
+            total = next((x.total for x in reversed(e.events) if x.total is not None), bv.total)
+            out.append({"at": e.tap, "tap": self.taps[e.tap] if e.tap < len(self.taps) else "",
+                        "seat": seat, "total": total})  # fmt: skip
+        return out
+
     def redo(self) -> list[Event]:
         """Make the last tap taken back again."""
         if not self.redo_taps:
@@ -541,6 +585,7 @@ class Tracker:
             ],
             # R-END-3: the cards the player to move may give up now, when out of safe cards
             "give_up": self._give_up(v),
+            "recent": self.recent(),
             # R-END-3: the points typed in, by round (instead of the hands)
             "points": {str(r): list(p) for r, p in sorted(self.points.items())},
         }

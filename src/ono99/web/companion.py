@@ -388,6 +388,14 @@ def make_router(db_url: str) -> APIRouter:
                         raise _Error(400, N_("give the cards as a list of card codes"))
                     await asyncio.to_thread(t.enter_laid, seat, cards)  # type: ignore[arg-type]
                     events = []
+                elif what == "insert":
+                    tap, at = data.get("tap"), data.get("at")
+                    if not isinstance(tap, str) or len(tap) > 8:
+                        raise _Error(400, N_("a tap is a card code or bust"))
+                    if len(t.taps) >= TAP_LIMIT:
+                        raise _Error(400, N_("this game has too many moves"))
+                    events = await asyncio.to_thread(t.insert, at, tap)  # type: ignore[arg-type]
+                    events, tap = [], None  # told as a fix: the total it leaves
                 elif what == "points":
                     points, rnd = data.get("points"), data.get("round")
                     if not isinstance(points, list) or len(points) > 8:
@@ -439,6 +447,10 @@ def make_router(db_url: str) -> APIRouter:
     @router.post("/api/companion/{game_id}/laid")
     async def laid(game_id: str, request: Request) -> Response:
         return await change(game_id, request, "laid")
+
+    @router.post("/api/companion/{game_id}/insert")
+    async def insert(game_id: str, request: Request) -> Response:
+        return await change(game_id, request, "insert")
 
     @router.post("/api/companion/{game_id}/points")
     async def points(game_id: str, request: Request) -> Response:

@@ -63,6 +63,13 @@ COMPANION_STRINGS: tuple[str, ...] = (
     # TRANSLATORS: the games played in this browser before, to continue
     N_("Earlier games"),
     N_("Start a new game? This one stays under Earlier games."),
+    # TRANSLATORS: button and panel: correct a forgotten card or a wrong total
+    N_("Fix"),
+    N_(
+        "A card nobody tapped: choose where it was played, then tap it on the pad. A wrong total: find the tap where it went wrong."
+    ),
+    # TRANSLATORS: the quick fix: the place after the last tap
+    N_("now"),
     # TRANSLATORS: a mattel2022 player out of the game lays their hand face up; the page
     # offers to type those cards in
     N_("{name} is out: the cards {name} laid face up"),

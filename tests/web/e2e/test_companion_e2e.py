@@ -489,3 +489,24 @@ def test_table_view_and_games_kept(chromium: Any, server: Server) -> None:
     )
     assert state(page)["total"] == 7
     page.context.close()
+
+
+def test_a_forgotten_card_is_put_in_where_it_was_played(chromium: Any, server: Server) -> None:
+    """R-TURN-1, R-TURN-2: the quick fix lists the last taps with who played them and the
+    total after; a forgotten card put in before a tap re-tells the rest (the next player
+    changes), and the pad stays where it was."""
+    page = open_game(chromium, server, "mattel2022", ["Ana", "Bo", "Cy"], 0, **PHONE)
+    boxes = _boxes(page)
+    for code in ["7", "5", "3"]:
+        tap(page, code)
+    page.click("#fix-on")
+    page.wait_for_selector("#fix:not([hidden])")
+    assert "Bo: 5 → 12" in page.inner_text("#fix-rows")
+    assert _boxes(page) == boxes
+    page.click('#fix-rows [data-fix-at="1"]')  # Bo's 10 was never tapped
+    before = state(page)["steps"]
+    page.click('#pad [data-card="10"]')
+    s = settle(page, before)
+    assert s["total"] == 25 and s["to_move"] == 1 and s["steps"] == 4
+    assert page.is_hidden("#fix") and _boxes(page) == boxes
+    page.context.close()

@@ -23,7 +23,7 @@ const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens"
 // R-END-1) or "giveup" (points: which card the player out of safe cards gave up, R-END-3);
 // while a round waits for its hands the pad types them (R-END-3). The pad never moves.
 const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null,
-  lastAnnounce: [], mode: null, queue: [], sending: false, away: false };
+  lastAnnounce: [], mode: null, queue: [], sending: false, away: false, fixAt: null };
 const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
@@ -114,6 +114,7 @@ function itemLabel(item) {
     const code = item.body.tap;
     return code === "bust" ? t("No safe card") : cardName(code, app.state ? app.state.rules : "mattel2022");
   }
+  if (item.path === "insert") return `${t("Fix")}: ${cardName(item.body.tap, app.state ? app.state.rules : "mattel2022")}`;
   return { undo: t("Undo"), redo: t("Redo"), hands: t("Save the hands"), points: t("Save the points"),
     laid: t("Save the cards") }[item.path] || item.path;
 }
@@ -131,9 +132,10 @@ async function pump() {
     app.away = false;
     showError("");
     accept(data);
-    if (item.path === "undo" || item.path === "redo") {
+    if (item.path === "undo" || item.path === "redo" || item.path === "insert") {
       const total = String(data.state.total);
-      announce(data.announce || [], [item.path === "undo" ? t("Undo") : t("Redo"), total, ...(data.say || []).slice(1)]);
+      const word = { undo: t("Undo"), redo: t("Redo"), insert: t("Fix") }[item.path];
+      announce(data.announce || [], [word, total, ...(data.say || []).slice(1)]);
     } else {
       announce(data.announce || [], data.say || null);
     }
@@ -221,6 +223,28 @@ async function openGame(id) {
     await load(id);
     history.replaceState(null, "", `${location.pathname}#g=${id}`);
   } catch (e) { showError(e.message); }
+}
+
+// ------------------------------------------------------------------ a quick fix
+
+/** The last taps, each with who played it and the total after it; a gap before each
+ * (and one for "now") is where a forgotten card goes in (the server re-tells the rest). */
+function renderFix(s) {
+  const on = app.mode === "fix";
+  show($("#fix"), on);
+  if (!on) return;
+  const lang = currentLanguage();
+  const gap = (at) => h("button", { type: "button", class: "gap", dataset: { fixAt: String(at) },
+    "aria-pressed": (app.fixAt === null ? s.steps : app.fixAt) === at ? "true" : "false",
+    onclick: () => { app.fixAt = at; render(); } }, "+");
+  const rows = [];
+  for (const r of s.recent || []) {
+    rows.push(h("li", {}, gap(r.at), h("span", {
+      text: `${seatName(s, r.seat)}: ${cardName(r.tap, s.rules)} → ${formatNumber(r.total, lang)}`,
+    })));
+  }
+  rows.push(h("li", {}, gap(s.steps), h("span", { text: t("now") })));
+  fill($("#fix-rows"), rows);
 }
 
 // ------------------------------------------------------------------ the table view
@@ -357,16 +381,18 @@ function render() {
   renderHands(s);
   renderLaid(s);
   renderMode(s);
+  renderFix(s);
   renderTableView(s);
   $("#record-link").href = `/api/companion/${app.id}/record`;
   updateButtons();
   fitLabels();
 }
 
-/** What a pad tap means now: "hands", "laid", "giveup" or "play". */
+/** What a pad tap means now: "hands", "laid", "giveup", "fix" or "play". */
 function padMode(s) {
   if (!s) return "play";
   if (s.hands_needed) return "hands";
+  if (app.mode === "fix") return "fix";
   if (app.mode === "laid" && s.laid_open) return "laid";
   if (app.mode === "giveup" && s.to_move !== null && (s.give_up || []).length) return "giveup";
   app.mode = null;
@@ -382,6 +408,8 @@ function renderMode(s) {
     text = t("{name} is out: the cards {name} laid face up", { name: s.names[s.laid_open.seat] });
   } else if (mode === "giveup") {
     text = t("Which card did {name} give up?", { name: seatName(s, s.to_move) });
+  } else if (mode === "fix") {
+    text = t("A card nobody tapped: choose where it was played, then tap it on the pad. A wrong total: find the tap where it went wrong.");
   }
   $("#mode").textContent = text;
   $("#pad").classList.toggle("entering", mode !== "play");
@@ -404,6 +432,12 @@ function padTap(code) {
   const mode = padMode(app.state);
   if (mode === "hands") addHandCard(code);
   else if (mode === "laid") addLaidCard(code);
+  else if (mode === "fix") {
+    const at = app.fixAt === null ? app.state.steps : app.fixAt;
+    app.mode = null;
+    app.fixAt = null;
+    send("insert", { at, tap: code });
+  }
   else {
     app.mode = null;
     send("tap", { tap: code });
@@ -471,6 +505,7 @@ function updateButtons() {
   for (const b of document.querySelectorAll("#pad [data-card]")) {
     const code = b.dataset.card;
     if (mode === "hands" || mode === "laid") b.disabled = busy || code === "draw" || code === "99x4";
+    else if (mode === "fix") b.disabled = busy || code === "draw";
     else if (mode === "giveup") b.disabled = busy || !giveUp.has(code);
     else if (code === "draw") b.disabled = busy || !s || (s.pending_draw === null && !app.queue.length);
     else b.disabled = busy || (over && !app.queue.length);
@@ -784,6 +819,8 @@ async function start() {
     if (s) setupLike(s); else showSetup();
   });
   $("#table-view-on").addEventListener("click", () => setTableView(true));
+  $("#fix-on").addEventListener("click", () => { app.mode = app.mode === "fix" ? null : "fix"; app.fixAt = null; render(); });
+  $("#fix-off").addEventListener("click", () => { app.mode = null; app.fixAt = null; render(); });
   $("#table-view-off").addEventListener("click", () => setTableView(false));
   document.addEventListener("visibilitychange", () => { if (!document.hidden && app.state) renderTableView(app.state); });
   $("#continue-last").addEventListener("click", async () => {
