@@ -108,8 +108,13 @@ def _play_bots(
     """The bots move until the learner must act or the game is over (draws at once)."""
     while st[k.S_TO_MOVE] >= 0 and bots[st[k.S_TO_MOVE]] != _LEARNER:
         a = _bot_move(st, cfg, bots[st[k.S_TO_MOVE]], rng, ci, weights, hrng)
-        k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
-        advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        r = k.play_fast(st, cfg, a)  # the common case without the generator's arrays
+        if r == k.FAST_NO:
+            k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        elif r == k.FAST_SETTLE:
+            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        if st[k.S_PENDING] >= 0:
+            advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
 
 
 @njit(cache=True)
@@ -160,8 +165,13 @@ def _step_all(
     for b in range(states.shape[0]):
         st = states[b]
         prefix = digits[b, : lengths[b]]
-        k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
-        advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        r = k.play_fast(st, cfg, actions[b])
+        if r == k.FAST_NO:
+            k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        elif r == k.FAST_SETTLE:
+            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        if st[k.S_PENDING] >= 0:
+            advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         _play_bots(st, cfg, bots, prefix, rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl)
         done[b] = st[k.S_TO_MOVE] < 0
         if done[b]:

@@ -56,7 +56,11 @@ def play_games(
             extra = pending >= 0 and pending != st[k.S_TO_MOVE]
             i = int(random_float(pick) * (count + 1 if extra else count))
             action = k.DRAW if i == count else st[k.O_LEGAL + i]
-            k.apply(st, cfg, action, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
+            r = k.play_fast(st, cfg, action)  # the common case, without the arrays below
+            if r == k.FAST_NO:
+                k.apply(st, cfg, action, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
+            elif r == k.FAST_SETTLE:
+                k.settle(st, cfg, -1, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
             steps += 1
         length = k.increment_digits(digits, length)
     return steps, length

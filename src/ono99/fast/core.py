@@ -579,10 +579,70 @@ def apply(
     return p
 
 
+#: :func:`play_fast`'s answers
+FAST_DONE = 0  # the move is made and settled
+FAST_SETTLE = 1  # the move is made; call settle(st, cfg, -1, ...) (a bust follows)
+FAST_NO = 2  # nothing changed; call apply(...)
+
+
 @njit(cache=True)
-def _play(st: I64, cfg: I64, p: int, c: int, prefix: U8, mt: U32, buf: U8) -> None:
-    _hand_remove(st, p, c)
-    _discard(st, c)
+def play_fast(st: I64, cfg: I64, action: int) -> int:
+    """:func:`apply`'s common case -- a card played or a pending draw taken while the draw
+    pile has a card -- with only the state and the rules: no reshuffle or deal can happen
+    in it, so the generator's arrays are not needed. (Every array a compiled function
+    takes costs two atomic reference-count operations per call; this path takes two, and
+    is most of the moves.) Returns :data:`FAST_DONE`, :data:`FAST_SETTLE` (the player to
+    move has no legal action: :func:`settle` resolves the bust, which may deal) or
+    :data:`FAST_NO` (an action this path does not make; nothing changed)."""
+    if action == DRAW:
+        if st[S_N_DRAW] == 0:
+            return FAST_NO
+        st[S_N_MOVES] += 1
+        seat = st[S_PENDING]
+        st[S_PENDING] = -1
+        k = st[S_N_DRAW] - 1
+        h = st[O_HAND_LEN + seat]  # _hand_append, written out
+        st[O_HANDS + seat * HAND_CAP + h] = st[O_DRAW + k]
+        st[O_HAND_LEN + seat] = h + 1
+        st[S_N_DRAW] = k
+    else:
+        if action >= FOUR_99 or st[S_BUST_MODE] != 0:
+            return FAST_NO
+        if cfg[C_DRAWPEN] == 0 and st[S_N_DRAW] == 0:
+            return FAST_NO  # the draw would reshuffle
+        st[S_N_MOVES] += 1
+        p = st[S_TO_MOVE]
+        st[S_PENDING] = -1  # R-DRAW-1: a card played before the draw: the draw is lost
+        _play_card(st, cfg, p, action)
+        if cfg[C_DRAWPEN] == 0:  # R-TURN-2: the top card (the pile has one: checked)
+            k = st[S_N_DRAW] - 1
+            h = st[O_HAND_LEN + p]  # _hand_append, written out
+            st[O_HANDS + p * HAND_CAP + h] = st[O_DRAW + k]
+            st[O_HAND_LEN + p] = h + 1
+            st[S_N_DRAW] = k
+    compute_legal(st, cfg)  # settle's first look: the player to move is never -1 here
+    return FAST_DONE if st[S_N_LEGAL] > 0 else FAST_SETTLE
+
+
+@njit(cache=True)
+def _play_card(st: I64, cfg: I64, p: int, c: int) -> None:
+    """Card ``c`` played by ``p``, all but the draw that follows it (R-TURN-2): the caller
+    draws (the turn's end touches neither hands nor piles, so the order is the same).
+    The helpers it would call (``_hand_remove``, ``_discard``, ``_end_turn``) are written
+    out here: each call with the state array costs two atomic reference counts, and this
+    runs at every card played."""
+    base = O_HANDS + p * HAND_CAP  # _hand_remove: the first copy goes, the rest keep order
+    k = st[O_HAND_LEN + p]
+    i = 0
+    while st[base + i] != c:
+        i += 1
+    while i < k - 1:
+        st[base + i] = st[base + i + 1]
+        i += 1
+    st[O_HAND_LEN + p] = k - 1
+    m = st[S_N_DISCARD]  # _discard
+    st[O_DISCARD + m] = c
+    st[S_N_DISCARD] = m + 1
     total = st[S_TOTAL]
     if c <= 10:
         total += c
@@ -610,10 +670,27 @@ def _play(st: I64, cfg: I64, p: int, c: int, prefix: U8, mt: U32, buf: U8) -> No
         owes_next = c == _P2  # R-P2-1, R-P2-5
     if cfg[C_DRAWPEN] != 0:
         st[S_PENDING] = p  # R-DRAW-1: drawing is the player's own move
-    else:
+    if turn_over:  # _end_turn
+        n = st[S_N]
+        d = st[S_DIR]
+        nxt = (p + d) % n  # R-TURN-2, R-TURN-4: the next seat still taking turns
+        while st[O_ACTIVE + nxt] == 0:
+            nxt = (nxt + d) % n
+        st[S_TO_MOVE] = nxt
+        st[S_PLAYED99] = 0
+        if owes_next:
+            st[S_OWES] = nxt
+            st[S_PLAYS_LEFT] = 2
+        else:
+            st[S_OWES] = -1
+            st[S_PLAYS_LEFT] = 1
+
+
+@njit(cache=True)
+def _play(st: I64, cfg: I64, p: int, c: int, prefix: U8, mt: U32, buf: U8) -> None:
+    _play_card(st, cfg, p, c)
+    if cfg[C_DRAWPEN] == 0:
         _draw(st, p, 1, prefix, mt, buf)  # R-TURN-2
-    if turn_over:
-        _end_turn(st, p, owes_next)
 
 
 @njit(cache=True)

@@ -16,7 +16,15 @@ from numba import njit
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 
-__all__ = ["OBS_PER_SEAT", "OBS_SEATS_AT", "advance", "encode", "env_step", "observe_seat"]
+__all__ = [
+    "OBS_PER_SEAT",
+    "OBS_SEATS_AT",
+    "advance",
+    "encode",
+    "encode_row",
+    "env_step",
+    "observe_seat",
+]
 
 F32 = npt.NDArray[np.float32]
 I8 = npt.NDArray[np.int8]
@@ -33,44 +41,52 @@ _SCORE_SLACK = 1000
 
 
 @njit(cache=True)
-def encode(st: I64, cfg: I64, seat: int, out: F32) -> None:
-    """:func:`ono99.envs.encoding.encode` of ``seat``'s view, from the state vector."""
+def encode_row(st: I64, cfg: I64, seat: int, obs: F32, r: int) -> None:
+    """:func:`ono99.envs.encoding.encode` of ``seat``'s view, from the state vector, into
+    row ``r`` of ``obs`` (a row index, not a row view: a view per call costs)."""
     n = st[k.S_N]
-    out[:] = 0.0
+    for i in range(obs.shape[1]):
+        obs[r, i] = 0.0
     base = k.O_HANDS + seat * k.HAND_CAP
     for i in range(st[k.O_HAND_LEN + seat]):
-        out[st[base + i]] += 1.0
-    out[_GLOBAL_AT] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
-    out[_GLOBAL_AT + 1] = st[k.S_DIR]
-    out[_GLOBAL_AT + 2] = st[k.S_PLAYS_LEFT]
-    out[_GLOBAL_AT + 3] = st[k.S_PLAYED99]
-    out[_GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
-    out[_GLOBAL_AT + 5] = st[k.S_N_DRAW]
+        obs[r, st[base + i]] += 1.0
+    obs[r, _GLOBAL_AT] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
+    obs[r, _GLOBAL_AT + 1] = st[k.S_DIR]
+    obs[r, _GLOBAL_AT + 2] = st[k.S_PLAYS_LEFT]
+    obs[r, _GLOBAL_AT + 3] = st[k.S_PLAYED99]
+    obs[r, _GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
+    obs[r, _GLOBAL_AT + 5] = st[k.S_N_DRAW]
     for i in range(st[k.S_N_DISCARD]):
-        out[_DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
+        obs[r, _DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
     if cfg[k.C_MODE] == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
         for s in range(n):
             if st[k.O_ALIVE + s] == 0:
                 hb = k.O_HANDS + s * k.HAND_CAP
                 for i in range(st[k.O_HAND_LEN + s]):
-                    out[_LAID_AT + st[hb + i]] += 1.0
+                    obs[r, _LAID_AT + st[hb + i]] += 1.0
     top_score = float(cfg[k.C_TARGET] + _SCORE_SLACK)
     for j in range(n):
         s = (seat + j) % n
         b = OBS_SEATS_AT + OBS_PER_SEAT * j
-        out[b] = st[k.O_HAND_LEN + s]
-        out[b + 1] = st[k.O_ALIVE + s]
-        out[b + 2] = st[k.O_ACTIVE + s]
-        out[b + 3] = 1.0 if st[k.S_TO_MOVE] == s else 0.0
-        out[b + 4] = 1.0 if st[k.S_OWES] == s else 0.0
-        out[b + 5] = 1.0 if st[k.S_PENDING] == s else 0.0
+        obs[r, b] = st[k.O_HAND_LEN + s]
+        obs[r, b + 1] = st[k.O_ALIVE + s]
+        obs[r, b + 2] = st[k.O_ACTIVE + s]
+        obs[r, b + 3] = 1.0 if st[k.S_TO_MOVE] == s else 0.0
+        obs[r, b + 4] = 1.0 if st[k.S_OWES] == s else 0.0
+        obs[r, b + 5] = 1.0 if st[k.S_PENDING] == s else 0.0
         for w in range(st[k.S_N_WINNERS]):
             if st[k.O_WINNERS + w] == s:
-                out[b + 6] = 1.0
+                obs[r, b + 6] = 1.0
         if cfg[k.C_MODE] == k.TOKENS:
-            out[b + 7] = st[k.O_TOKENS + s]
+            obs[r, b + 7] = st[k.O_TOKENS + s]
         if cfg[k.C_MODE] == k.POINTS:
-            out[b + 8] = min(top_score, float(st[k.O_SCORES + s]))
+            obs[r, b + 8] = min(top_score, float(st[k.O_SCORES + s]))
+
+
+@njit(cache=True)
+def encode(st: I64, cfg: I64, seat: int, out: F32) -> None:
+    """:func:`encode_row` into the 1-dimensional ``out``."""
+    encode_row(st, cfg, seat, out.reshape((1, out.shape[0])), 0)
 
 
 @njit(cache=True)
@@ -78,9 +94,14 @@ def advance(
     st: I64, cfg: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
     gdl: I64,
 ) -> None:  # fmt: skip
-    """Take every pending draw at once (R-DRAW-1), as :func:`ono99.envs.encoding.advance`."""
+    """Take every pending draw at once (R-DRAW-1), as :func:`ono99.envs.encoding.advance`.
+    (Callers test ``st[S_PENDING] >= 0`` first: a call with these arrays costs.)"""
     while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
-        k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        r = k.play_fast(st, cfg, k.DRAW)
+        if r == k.FAST_NO:
+            k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        elif r == k.FAST_SETTLE:
+            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
 
 
 @njit(cache=True)
@@ -107,6 +128,11 @@ def env_step(
     ghl = np.zeros((0, k.MAXP), np.int64)
     gd = np.zeros((0, k.PILE_CAP), np.int64)
     gdl = np.zeros(0, np.int64)
-    k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
-    advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    r = k.play_fast(st, cfg, action)
+    if r == k.FAST_NO:
+        k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    elif r == k.FAST_SETTLE:
+        k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    if st[k.S_PENDING] >= 0:
+        advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
     return int(st[k.S_TO_MOVE])

@@ -38,9 +38,8 @@ from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
-from ono99.fast.obs import OBS_PER_SEAT, OBS_SEATS_AT
+from ono99.fast.obs import OBS_PER_SEAT, OBS_SEATS_AT, encode_row
 from ono99.fast.obs import advance as _advance
-from ono99.fast.obs import encode as _encode
 from ono99.game import illegal_action_error, new_seed
 from ono99.rules import Rules, make_rules
 
@@ -80,10 +79,11 @@ class VecStep(NamedTuple):
 def _observe(st: I64, cfg: I64, obs: F32, mask: I8, player: I64, b: int) -> None:
     p = st[k.S_TO_MOVE]
     player[b] = p
-    mask[b, :] = 0
+    for a in range(mask.shape[1]):
+        mask[b, a] = 0
     for i in range(st[k.S_N_LEGAL]):
         mask[b, st[k.O_LEGAL + i]] = 1
-    _encode(st, cfg, p, obs[b])
+    encode_row(st, cfg, p, obs, b)
 
 
 @njit(cache=True)
@@ -118,10 +118,17 @@ def _reset_all(
 
 @njit(cache=True)
 def _first_illegal(states: I64, actions: I64) -> int:
+    """The first slot whose action is not legal there, -1 if none (``is_legal`` written
+    out on the matrix: a row view per slot costs)."""
     for b in range(states.shape[0]):
-        st = states[b]
         a = actions[b]
-        if a < 0 or a >= k.DRAW or not k.is_legal(st, a):
+        if a < 0 or a >= k.DRAW or states[b, k.S_TO_MOVE] < 0:
+            return b
+        ok = False
+        for i in range(states[b, k.S_N_LEGAL]):
+            if states[b, k.O_LEGAL + i] == a:
+                ok = True
+        if not ok:
             return b
     return -1
 
@@ -135,9 +142,18 @@ def _step_all(
     rewards[:, :] = 0.0
     for b in range(states.shape[0]):
         st = states[b]
-        prefix = digits[b, : lengths[b]]
-        k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
-        _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        # the common case without the generator's arrays: every array a compiled call
+        # takes (or view it makes) costs two atomic reference counts
+        r = k.play_fast(st, cfg, actions[b])
+        if r == k.FAST_NO:
+            prefix = digits[b, : lengths[b]]
+            k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        elif r == k.FAST_SETTLE:
+            prefix = digits[b, : lengths[b]]
+            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        if st[k.S_PENDING] >= 0:
+            prefix = digits[b, : lengths[b]]
+            _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         done[b] = st[k.S_TO_MOVE] < 0
         if done[b]:
             w = st[k.S_N_WINNERS]
@@ -151,7 +167,13 @@ def _step_all(
             )
             game_ids[b] = next_id
             next_id += 1
-        _observe(st, cfg, obs, mask, player, b)
+        p = st[k.S_TO_MOVE]  # _observe, inline (its arrays would cost at every row)
+        player[b] = p
+        for a in range(mask.shape[1]):
+            mask[b, a] = 0
+        for i in range(st[k.S_N_LEGAL]):
+            mask[b, st[k.O_LEGAL + i]] = 1
+        encode_row(st, cfg, p, obs, b)
     return nxt_len, next_id
 
 
