@@ -16,8 +16,9 @@ import uvicorn
 
 from ono99.cards import action_code
 from ono99.web.app import create_app
+from ono99.web.hub import Hub
 from ono99.web.limits import FRAME_LIMIT, Limits
-from ono99.web.tables import Hub, Table
+from ono99.web.tables import Table
 
 CLIENT_LOGGERS = ("websockets.client", "httpx", "httpcore")
 

@@ -29,6 +29,9 @@ from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, N_
 from ono99.web.announce import catalog, pick_language, translate
 from ono99.web.companion import make_router as make_companion_router
+from ono99.web.conn import Conn, encode
+from ono99.web.errors import WebError, clean_name, no_table
+from ono99.web.hub import Hub
 from ono99.web.limits import (
     FLOODING,
     TOO_LARGE,
@@ -54,17 +57,9 @@ from ono99.web.protocol import (
 )
 from ono99.web.protocol import schemas as protocol_schemas
 from ono99.web.replay_api import make_router as make_replay_router
+from ono99.web.settings import Settings
 from ono99.web.store import Store
-from ono99.web.tables import (
-    Conn,
-    Hub,
-    Settings,
-    Table,
-    WebError,
-    clean_name,
-    encode,
-    no_table,
-)
+from ono99.web.tables import Table
 
 __all__ = [
     "create_app",

@@ -36,7 +36,7 @@ from sqlalchemy.engine import make_url
 from ono99.web.store import CHANNEL, engine_url
 
 if TYPE_CHECKING:
-    from ono99.web.tables import Hub
+    from ono99.web.hub import Hub
 
 __all__ = ["Shared", "lease_seconds"]
 

@@ -1,0 +1,312 @@
+"""Every table of one server process: finding and loading tables, the group commit of
+their moves, the thread pools for the database and the bots, and the sweep of finished and
+stale tables."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ono99.game import new_seed
+from ono99.i18n import N_
+from ono99.web.errors import WebError, no_table
+from ono99.web.settings import Settings
+from ono99.web.store import (
+    CodeTaken,
+    Conflict,
+    MoveRow,
+    Store,
+    StoredTable,
+)
+from ono99.web.tables import Table
+
+if TYPE_CHECKING:
+    from ono99.web.shared import Shared
+
+
+__all__ = ["Hub"]
+
+log = logging.getLogger("ono99.web")
+
+T = TypeVar("T")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: the most moves stored in one transaction
+WRITE_BATCH = 500
+INLINE_SQLITE = os.environ.get("ONO99_INLINE_SQLITE", "1") == "1"
+
+
+class Hub:
+    """Every table of this server, and the database behind them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.codes: dict[str, str] = {}
+        #: what the links broadcast to every client start with: the configured public URL
+        #: (``ono99 serve --public-url``) or "/" (a relative link); set once, never from a
+        #: request (a forged Host header would change every client's link)
+        self.base_url = "/"
+        #: seconds a finished table nobody is connected to stays in memory (``sweep``)
+        self.finished_grace = 60.0
+        #: seconds after which a lobby table nobody started is deleted (0: never)
+        self.lobby_seconds = 0.0
+        self._idle_since: dict[str, float] = {}
+        self._db_pool = ThreadPoolExecutor(
+            max_workers=1 if store.is_sqlite else 4, thread_name_prefix="ono99-db"
+        )
+        self._bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ono99-bot")
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._writes: list[tuple[MoveRow, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: other processes on the same database (PostgreSQL): web/shared.py
+        self.shared: Shared | None = None
+        self._claims: set[asyncio.Task[None]] = set()
+
+    def _share(self) -> None:
+        """On PostgreSQL, join the other processes (once, from the running loop)."""
+        if self.shared is None and not self.store.is_sqlite:
+            from ono99.web.shared import Shared
+
+            self.shared = Shared(self)
+            self.shared.start()
+
+    def on_notify(self, payload: str | None) -> None:
+        """A NOTIFY from the database: PROC:TABLE changed (None: maybe anything did)."""
+        if payload is None:
+            for t in list(self.tables.values()):
+                if t.phase != "over":
+                    t.request_sync()
+            return
+        proc, _, table_id = payload.partition(":")
+        if self.shared is not None and proc == self.shared.proc:
+            return
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.request_sync()
+
+    async def claim_tables(self, tables: list[Table] | None = None) -> None:
+        """Run the bots of the playing tables nobody else runs (shared database)."""
+        if self.shared is None:
+            return
+        if tables is None:
+            tables = [t for t in self.tables.values() if t.phase == "playing"]
+        owned = await self.shared.claim([t.id for t in tables])
+        for t in tables:
+            mine = t.id in owned
+            if mine != t.owned:
+                async with t.lock:
+                    t.owned = mine
+                    if mine:
+                        log.info("ono99: table %s: this process runs it now", t.id)
+                        await t._sync()
+                    t._reschedule()
+
+    async def write_move(self, row: MoveRow) -> None:
+        """Store one move; returns once it is committed. Moves that arrive while a commit
+        is running wait for the next one and go in together (group commit): one
+        transaction for many tables, and still every move stored before it is told."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writes.append((row, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop())
+        await fut
+
+    async def _write_loop(self) -> None:
+        while self._writes:
+            batch, self._writes = self._writes[:WRITE_BATCH], self._writes[WRITE_BATCH:]
+            rows = [row for row, _ in batch]
+            try:
+                # SQLite commits a WAL append in microseconds: in the loop itself, without
+                # the hop to a thread and back (profiled: that hop cost more), but never
+                # waiting there for a lock another process holds: then in the thread
+                quick = self.store.try_add_moves(rows) if INLINE_SQLITE else None
+                if quick is not None:
+                    results = quick
+                else:
+                    results = await self.db(self.store.add_moves, rows)
+            except Exception as e:
+                results = [e] * len(batch)
+            for (_row, fut), err in zip(batch, results, strict=True):
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(err)
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
+
+    async def think(self, lock: threading.Lock, fn: Callable[[Any], int], view: Any) -> int:
+        def run() -> int:
+            with lock:
+                return fn(view)
+
+        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, run)
+
+    async def load_all(self) -> int:
+        """Rebuild every unfinished table from the database (at start), once the expired
+        lobby tables are deleted."""
+        self._share()
+        if self.lobby_seconds > 0:
+            await self.db(self.store.delete_expired_lobbies, time.time() - self.lobby_seconds)
+        ids = await self.db(self.store.unfinished_ids)
+        loaded = 0
+        for table_id in ids:
+            try:
+                await self.get(table_id)
+                loaded += 1
+            except Exception:  # one table that no longer replays must not stop the server
+                log.exception("table %s could not be rebuilt from its moves", table_id)
+        return loaded
+
+    def _add(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        self.codes[table.code] = table.id
+        if table.phase == "playing":
+            for seat in table.humans:
+                table._start_away_timer(seat)
+            table._reschedule()
+            if self.shared is not None and not table.owned:
+                # its owner may be gone (the clients came here from a dead process)
+                task = asyncio.create_task(self.claim_tables([table]))
+                self._claims.add(task)
+                task.add_done_callback(self._claims.discard)
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        self._share()
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not 8 <= len(table_id) <= 32 or not table_id.replace("-", "").replace("_", "").isalnum():
+            return None
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await loading
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            st = await self.db(self.store.load, table_id)
+            result = None if st is None else self._add(Table(self, st))
+            fut.set_result(result)
+            return result
+        except Exception as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def by_code(self, code: str) -> Table | None:
+        code = code.strip().upper()
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            return None
+        table_id = self.codes.get(code) or await self.db(self.store.id_for_code, code)
+        return None if table_id is None else await self.get(table_id)
+
+    async def create(self, settings: Settings, seed: int | None) -> Table:
+        self._share()
+        fixed = seed is not None
+        for _attempt in range(20):
+            st = StoredTable(
+                id=secrets.token_urlsafe(12),
+                code="".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)),
+                created=time.time(),
+                settings=asdict(settings),
+                seed=new_seed() if seed is None else seed,
+                seed_fixed=fixed,
+            )
+            try:
+                await self.db(self.store.create_table, st)
+            except CodeTaken:
+                continue
+            return self._add(Table(self, st))
+        raise WebError(503, N_("could not find a free table code; try again"))  # pragma: no cover
+
+    async def rematch(self, table: Table, token: str) -> tuple[Table, int, str]:
+        seat = await table.find_seat(token)
+        if seat is None:
+            raise no_table()
+        if table.phase != "over":
+            raise WebError(409, N_("a rematch can be asked for once the game is over"))
+        name = table.humans[seat].name
+        async with table.lock:
+            known = table.rematch_seats.get(seat)
+            if known is not None and table.next_table is not None:
+                nxt = await self.get(table.next_table)
+                if nxt is not None:
+                    return nxt, *known
+            nxt = None if table.next_table is None else await self.get(table.next_table)
+            if nxt is None:
+                seed = (table.seed + 1) % 2**256 if table.seed_fixed else None
+                nxt = await self.create(table.settings, seed)
+                try:
+                    await self.db(self.store.set_next_table, table.id, nxt.id, table.version + 1)
+                    table.next_table = nxt.id
+                    table._game_changed()
+                    table._broadcast()
+                except Conflict:  # asked for through another process meanwhile
+                    await table._sync()
+                    nxt = None if table.next_table is None else await self.get(table.next_table)
+                    if nxt is None:
+                        raise no_table() from None
+            new_seat, new_token = await nxt.join(name)
+            table.rematch_seats[seat] = (new_seat, new_token)
+        return nxt, new_seat, new_token
+
+    async def sweep(self) -> None:
+        """Forget the finished tables nobody has been connected to for ``finished_grace``
+        seconds (``get`` loads them again from the database when asked for), and delete
+        the lobby tables older than ``lobby_seconds`` (memory and database)."""
+        now = time.monotonic()
+        for table_id, t in list(self.tables.items()):
+            if t.phase != "over" or t.conns or t.lock.locked():
+                self._idle_since.pop(table_id, None)
+                continue
+            since = self._idle_since.setdefault(table_id, now)
+            if now - since >= self.finished_grace:
+                await self._forget(t)
+        if self.lobby_seconds > 0:
+            cutoff = time.time() - self.lobby_seconds
+            gone = set(await self.db(self.store.delete_expired_lobbies, cutoff))
+            for lobby in list(self.tables.values()):
+                # also one another process (same PostgreSQL) deleted already
+                expired = lobby.id in gone or lobby.created < cutoff
+                if lobby.phase == "lobby" and expired and not lobby.lock.locked():
+                    for c in list(lobby.conns):
+                        c.queue.put_nowait(None)  # the writer closes the websocket
+                    await self._forget(lobby)
+
+    async def _forget(self, t: Table) -> None:
+        self._idle_since.pop(t.id, None)
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        if self.codes.get(t.code) == t.id:
+            del self.codes[t.code]
+        await t.close()
+
+    async def close(self) -> None:
+        for task in list(self._claims):
+            task.cancel()
+        if self.shared is not None:
+            await self.shared.stop()
+        for t in list(self.tables.values()):
+            await t.close()
+        if self._writer is not None:
+            with contextlib.suppress(BaseException):
+                await self._writer
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._db_pool.shutdown(wait=True)
+        self.store.close()

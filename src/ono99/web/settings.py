@@ -1,0 +1,44 @@
+"""A table's settings, as the lobby asks for them and the database keeps them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ono99.game import Game
+from ono99.i18n import N_
+from ono99.web.errors import WebError
+from ono99.web.protocol import CreateTable
+
+__all__ = ["Settings"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    rules: str
+    options: dict[str, Any]
+    players: int
+    bots: str
+    turn_seconds: float
+    takeover: bool
+    away_seconds: float
+    draw_window: float
+    bot_delay: float
+
+    @classmethod
+    def from_request(cls, req: CreateTable) -> Settings:
+        if 0 < req.turn_seconds < 1:
+            raise WebError(400, N_("turn_seconds must be 0 (no timer) or at least 1"))
+        settings = cls(
+            rules=req.rules, options=dict(req.options), players=req.players, bots=req.bots,
+            turn_seconds=req.turn_seconds, takeover=req.takeover,
+            away_seconds=req.away_seconds, draw_window=req.draw_window,
+            bot_delay=req.bot_delay,
+        )  # fmt: skip
+        # The engine checks the preset, its options and the player count (R-SET-5, R-SET-6).
+        Game(settings.rules, settings.players, options=settings.options, seed=0, events=False)
+        return settings
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        return cls(**data)
