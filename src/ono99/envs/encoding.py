@@ -125,15 +125,17 @@ def encode(view: PlayerView) -> Array:
     """The observation vector of ``view`` (float32, :func:`field_names` order).
 
     A function of the view alone: the observer's own hand, public counters and
-    piles, hand sizes — never another hand or the draw order (R-SET-1)."""
+    piles, hand sizes — never another hand or the draw order (R-SET-1). Built in a
+    Python list and converted once (an item set on a NumPy array costs several times
+    a list's, and this runs at every step of every environment)."""
     n = len(view.names)
     me = view.seat
-    rules = view.rules
-    out = np.zeros(obs_size(n), dtype=np.float32)
+    out = [0.0] * (SEATS_AT + PER_SEAT * n)
     for c in view.hand:
         out[c] += 1.0
+    t = view.total
     g = NUM_CARDS
-    out[g] = max(float(TOTAL_LOW), min(99.0, float(view.total)))
+    out[g] = 99.0 if t > 99 else (TOTAL_LOW if t < TOTAL_LOW else t)
     out[g + 1] = view.direction
     out[g + 2] = view.plays_left
     out[g + 3] = view.played_99
@@ -147,20 +149,27 @@ def encode(view: PlayerView) -> Array:
         for c in hand:
             out[laid + c] += 1.0
     winners = _winners(view.winner)
-    top_score = float(rules.target + SCORE_SLACK)
+    top_score = float(view.rules.target + SCORE_SLACK)
+    sizes, alive, active, tokens, scores = (
+        view.hand_sizes, view.alive, view.active, view.tokens, view.scores,
+    )  # fmt: skip
+    to_move, owes, pending = view.to_move, view.owes_two, view.pending_draw
+    b = SEATS_AT
     for k in range(n):
         s = (me + k) % n
-        b = SEATS_AT + PER_SEAT * k
-        out[b] = view.hand_sizes[s]
-        out[b + 1] = view.alive[s]
-        out[b + 2] = view.active[s]
-        out[b + 3] = view.to_move == s
-        out[b + 4] = view.owes_two == s
-        out[b + 5] = view.pending_draw == s
+        out[b] = sizes[s]
+        out[b + 1] = alive[s]
+        out[b + 2] = active[s]
+        out[b + 3] = to_move == s
+        out[b + 4] = owes == s
+        out[b + 5] = pending == s
         out[b + 6] = s in winners
-        out[b + 7] = 0 if view.tokens is None else view.tokens[s]
-        out[b + 8] = 0 if view.scores is None else min(top_score, float(view.scores[s]))
-    return out
+        if tokens is not None:
+            out[b + 7] = tokens[s]
+        if scores is not None:
+            out[b + 8] = min(top_score, float(scores[s]))
+        b += PER_SEAT
+    return np.array(out, dtype=np.float32)
 
 
 def action_mask(view: PlayerView) -> Mask:
