@@ -303,6 +303,15 @@ def make_router(db_url: str) -> APIRouter:
             return FileResponse(f, media_type="text/html")
         return HTMLResponse("<!doctype html><title>ONO 99</title><main>companion missing</main>")
 
+    @router.get("/companion-sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # at the root so that its scope may be /companion (the page and its links)
+        return FileResponse(
+            STATIC / "js" / "companion-sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
+        )
+
     @router.post("/api/companion", status_code=201)
     async def create(request: Request) -> Response:
         try:

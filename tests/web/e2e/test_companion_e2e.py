@@ -510,3 +510,44 @@ def test_a_forgotten_card_is_put_in_where_it_was_played(chromium: Any, server: S
     assert s["total"] == 25 and s["to_move"] == 1 and s["steps"] == 4
     assert page.is_hidden("#fix") and _boxes(page) == boxes
     page.context.close()
+
+
+def test_after_the_first_visit_the_page_opens_without_a_server(
+    chromium: Any, fresh_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-TURN-1: installable (a manifest); after the first visit the page opens with the
+    server down (its service worker keeps the page), on the game as last seen; taps made
+    then are queued and counted, in order, when the server is back (same address)."""
+    import server_helpers
+
+    moves = list(real_game("mattel2022", 3, 4, None, 0))
+    k = _plain(moves, 2, 2)
+    page = open_game(chromium, fresh_server, "mattel2022", ["Ana", "Bo", "Cy"], 0, **PHONE)
+    assert page.evaluate("document.querySelector('link[rel=manifest]').href").endswith(
+        ".webmanifest"
+    )
+    # the worker takes the page over once installed (clients.claim)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    play_through(page, moves[:k])
+    mid = state(page)
+    port = fresh_server.port
+    fresh_server.stop(kill=True)
+    page.reload()  # no server: the kept page, on the kept game
+    page.wait_for_function(
+        "(n) => JSON.parse(document.querySelector('main').dataset.state || '{}').steps === n",
+        arg=mid["steps"],
+    )
+    assert {x: state(page)[x] for x in KEYS} == {x: mid[x] for x in KEYS}
+    for mv in moves[k : k + 2]:
+        page.click(f'#pad [data-card="{mv.code}"]')
+    page.wait_for_function("() => document.querySelector('#queue-note').textContent.includes('2')")
+    monkeypatch.setattr(server_helpers, "free_port", lambda: port)
+    fresh_server.start()
+    page.wait_for_function(
+        "(n) => JSON.parse(document.querySelector('main').dataset.state).steps === n",
+        arg=mid["steps"] + 2,
+        timeout=30_000,
+    )
+    got = settle(page)
+    assert {x: got[x] for x in KEYS} == {x: moves[k + 1].state[x] for x in KEYS}
+    page.context.close()

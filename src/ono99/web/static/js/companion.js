@@ -14,6 +14,7 @@ const LAST = "ono99.companion.last";
 // loses the one before (it stays under "Earlier games")
 const RECENT = "ono99.companion.games";
 const TABLE_VIEW = "ono99.companion.tableview";
+const STATE = "ono99.companion.state.";
 const RESERVED = new Set(["rules", "players", "first", "lang"]);
 const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
   "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "laid", "laid_open",
@@ -199,10 +200,22 @@ function accept(data) {
   app.version = data.version;
   app.state = data.state;
   if (app.id) {
-    try { localStorage.setItem(LAST, app.id); } catch (_e) { /* storage off */ }
+    try {
+      localStorage.setItem(LAST, app.id);
+      // the last state the server sent: the page opens on it with no server reachable
+      localStorage.setItem(STATE + app.id, JSON.stringify({ version: data.version, state: data.state }));
+    } catch (_e) { /* storage off */ }
     remember(app.id, app.state);
   }
   render();
+}
+
+/** The game as the server last sent it, kept in this browser (or null). */
+function keptState(id) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STATE + id) || "null");
+    return kept && kept.state && typeof kept.version === "number" ? kept : null;
+  } catch (_e) { return null; }
 }
 
 function recentGames() {
@@ -850,9 +863,12 @@ async function start() {
       return;
     } catch (e) {
       if (!(e instanceof HttpError)) {
+        // no server: the game as last seen here; taps queue until the server is back
         app.id = id;
         loadQueue(id);
         app.away = true;
+        const kept = keptState(id);
+        if (kept) accept(kept);
         showError(t("Connection lost. Reconnecting…"));
         retrySoon();
         return;
@@ -866,6 +882,11 @@ async function start() {
     return;
   }
   showSetup();
+}
+
+// installable, and after the first visit the page opens with no server (companion-sw.js)
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/companion-sw.js", { scope: "/companion" }).catch(() => { /* not offered */ });
 }
 
 start();
