@@ -151,6 +151,23 @@ def test_shuffle_matches_game_shuffle(
     assert _state_tuple(state) == ref.getstate()[1]
 
 
+@given(SEEDS, st.sampled_from([rng.DEAL, rng.RESHUFFLE]), st.integers(0, 50), st.integers(0, 1300))
+@example(7, rng.DEAL, 1, 112)
+@example(3, rng.RESHUFFLE, 2, 1300)  # more than 624 words: the lazy twist, then a whole one
+@example(0, rng.DEAL, 0, 0)
+def test_shuffle_seeded_matches_game_shuffle(
+    seed: int | str, kind: int, number: int, n: int
+) -> None:
+    """R-REC, R-TURN-3: the walk with the twist made word by word (the engine's deals and
+    reshuffles, right after seeding) orders the cards as ``game._shuffle`` does."""
+    purpose = "deal" if kind == rng.DEAL else "reshuffle"
+    expected = list(range(n))
+    _shuffle(_rng(seed, purpose, number), expected)
+    x = np.arange(n, dtype=np.int64)
+    rng.shuffle_seeded(_seed_for(seed, kind, number), x, n)
+    assert x.tolist() == expected
+
+
 def test_shuffle_of_a_deck_with_repeated_cards() -> None:
     """R-REC: a real deck (repeated card values, int8) shuffles to the engine's order."""
     deck = [c for c in range(16) for _ in range(7)]  # 112 cards

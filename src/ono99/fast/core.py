@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ono99.fast.rng import DEAL, RESHUFFLE, seed_for, shuffle
+from ono99.fast.rng import DEAL, RESHUFFLE, seed_for, shuffle_seeded
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
@@ -147,7 +147,7 @@ def _reshuffle(st: I64, prefix: U8, mt: U32, buf: U8) -> None:
     st[S_N_DISCARD] = 0
     st[S_RESHUFFLES] += 1
     seed_for(prefix, len(prefix), RESHUFFLE, st[S_RESHUFFLES], buf, mt)
-    shuffle(mt, st[O_DRAW : O_DRAW + k], k)
+    shuffle_seeded(mt, st[O_DRAW : O_DRAW + k], k)
     st[S_N_DRAW] = k
 
 
@@ -302,7 +302,7 @@ def start_round(
                 m = _deck_remove(deck, m, gd_hands[idx, s, i])
         for i in range(gd_dlen[idx]):
             m = _deck_remove(deck, m, gd_draw[idx, i])
-        shuffle(mt, deck, m)  # the rest, under the named draw pile
+        shuffle_seeded(mt, deck, m)  # the rest, under the named draw pile
         for s in range(n):
             k = gd_hlen[idx, s]
             for i in range(k):
@@ -315,7 +315,7 @@ def start_round(
             st[O_DRAW + m + i] = gd_draw[idx, k - 1 - i]
         st[S_N_DRAW] = m + k
     else:
-        shuffle(mt, deck, m)
+        shuffle_seeded(mt, deck, m)
         for s in range(n):
             if st[O_ALIVE + s] != 0:
                 for i in range(4):  # deck[-4:][::-1]

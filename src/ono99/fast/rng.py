@@ -30,6 +30,7 @@ __all__ = [
     "seed_for",
     "sha512",
     "shuffle",
+    "shuffle_seeded",
 ]
 
 #: ``kind`` of :func:`seed_for`: the seed string of a round's deal, ``f"{seed}:deal:{round}"``
@@ -324,6 +325,51 @@ def shuffle(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -
             if idx >= _N:
                 _mt_twist(state)
                 idx = 0
+            j = int(_temper(np.uint64(state[idx])) >> shift)
+            idx += 1
+            if j <= i:
+                break
+        tmp = x[i]
+        x[i] = x[j]
+        x[j] = tmp
+    state[_N] = np.uint32(idx)
+
+
+@numba.njit(cache=True)
+def shuffle_seeded(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -> None:
+    """:func:`shuffle` for a generator just seeded (index 624, as :func:`seed_for` leaves
+    it): the same draws, with the twist made word by word as the walk takes them rather
+    than all 624 words first (a deal of 112 cards takes about 150). Each word depends only
+    on words before it, so the values are the twist's. The generator is left partly
+    twisted: seed it again before any other use (the engine always does)."""
+    if state[_N] != _N:
+        shuffle(state, x, n)
+        return
+    idx = 0
+    ready = 0  # words below this are twisted
+    k = 0
+    t = n
+    while t > 0:
+        k += 1
+        t >>= 1
+    for i in range(n - 1, 0, -1):
+        if i + 1 < 1 << (k - 1):
+            k -= 1
+        shift = np.uint64(32 - k)
+        while True:
+            if idx >= _N:
+                _mt_twist(state)  # every word was twisted once: the next twist is whole
+                idx = 0
+                ready = _N
+            if idx >= ready:
+                nxt = idx + 1 if idx + 1 < _N else 0
+                far = idx + _M if idx + _M < _N else idx + _M - _N
+                y = (np.uint64(state[idx]) & _UPPER) | (np.uint64(state[nxt]) & _LOWER)
+                odd = np.uint64(0) - (y & np.uint64(1))
+                state[idx] = np.uint32(
+                    np.uint64(state[far]) ^ (y >> np.uint64(1)) ^ (odd & _MATRIX_A)
+                )
+                ready = idx + 1
             j = int(_temper(np.uint64(state[idx])) >> shift)
             idx += 1
             if j <= i:
