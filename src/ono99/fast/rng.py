@@ -200,17 +200,19 @@ def mt_seed_int(value: int, state: npt.NDArray[np.uint32]) -> None:
 @numba.njit(cache=True)
 def init_by_array(state: npt.NDArray[np.uint32], key: npt.NDArray[np.uint64], keylen: int) -> None:
     """MT19937 ``init_by_array`` with the 32-bit words ``key[:keylen]``, as CPython."""
-    # prev is always the word just written (state[i - 1])
+    # prev is always the word just written (state[i - 1]). The arithmetic is in uint32 (it
+    # wraps as C's): each step waits on the one before, so a 64-bit mask per step costs.
     state[:_N] = _GENRAND_19650218
-    prev = np.uint64(state[0])
+    prev = np.uint32(state[0])
+    m1 = np.uint32(1664525)
+    m2 = np.uint32(1566083941)
     i = 1
     j = 0
     for _ in range(max(_N, keylen)):
-        v = (np.uint64(state[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))) + (
-            key[j] + np.uint64(j)
+        prev = np.uint32(
+            (state[i] ^ ((prev ^ (prev >> np.uint32(30))) * m1)) + np.uint32(key[j] + np.uint64(j))
         )
-        prev = v & _U32
-        state[i] = np.uint32(prev)
+        state[i] = prev
         i += 1
         j += 1
         if i >= _N:
@@ -219,11 +221,8 @@ def init_by_array(state: npt.NDArray[np.uint32], key: npt.NDArray[np.uint64], ke
         if j >= keylen:
             j = 0
     for _ in range(_N - 1):
-        v = (np.uint64(state[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) - (
-            np.uint64(i)
-        )
-        prev = v & _U32
-        state[i] = np.uint32(prev)
+        prev = np.uint32((state[i] ^ ((prev ^ (prev >> np.uint32(30))) * m2)) - np.uint32(i))
+        state[i] = prev
         i += 1
         if i >= _N:
             state[0] = state[_N - 1]
