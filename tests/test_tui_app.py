@@ -351,8 +351,9 @@ async def open_settings_in_game(app: OnoApp, pilot: Pilot[Any]) -> None:
 
 async def test_new_game_from_game_over_with_the_keyboard() -> None:
     """S at the end: classic1980, 3 players (R-SET-5), draw_penalty on (R-SET-6), a seed —
-    chosen with keys only (Tab, Enter/arrows in lists, Space on options); the new game
-    has them and plays to the end, and its record is saved like the first one's."""
+    chosen with keys only (Tab, Space/arrows to open a list and Enter to pick, Space on
+    options); the new game has them and plays to the end, and its record is saved like the
+    first one's."""
     set_language("en")
     STARTED.clear()
     app, saved = make_app("mattel2022", {}, 2, seed=3)
@@ -366,11 +367,11 @@ async def test_new_game_from_game_over_with_the_keyboard() -> None:
         assert not layout_problems(app), layout_problems(app)
         # points options only for presets with scoring (R-SET-6)
         assert not app.screen.query_one("#row-scoring").display
-        await pilot.press("enter", "down", "enter")  # rules: mattel2022 -> classic1980
+        await pilot.press("space", "down", "enter")  # rules: mattel2022 -> classic1980
         assert app.screen.query_one("#set-rules", Select).value == "classic1980"
         assert app.screen.query_one("#row-draw_penalty").display
         assert app.screen.query_one("#row-target").disabled  # scoring is tokens
-        await pilot.press("tab", "enter", "down", "enter")  # players: 2 -> 3
+        await pilot.press("tab", "space", "down", "enter")  # players: 2 -> 3
         assert app.screen.query_one("#set-players", Select).value == 3
         # bots, pace, scoring, 99 option, draw penalty
         await pilot.press("tab", "tab", "tab", "tab", "tab")

@@ -12,6 +12,7 @@ returns a frozen :class:`Rules` whose flags the engine reads on its hot path.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,11 +98,28 @@ def deck_list(rules: Rules) -> list[int]:
     return list(cards)
 
 
+def _shown(value: Any, limit: int = 40) -> str:
+    """An option's value in an error message as it is written in ``--option`` and in a
+    record, JSON (``true``, ``null``, ``[1, 2]``), not Python (``True``, ``None``); a
+    string in quotes, a long value cut.
+
+    >>> [_shown(v) for v in (True, None, [True, "a"], {"a": 1}, 1.5, "x", 10**200)]
+    ['true', 'null', '[true, "a"]', '{"a": 1}', '1.5', "'x'", '≈10**200']
+    """
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return short_repr(value, limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON (a caller's own object): Python's spelling
+        return short_repr(value, limit)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _bool(preset: str, name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise RulesError(
             N_("{preset} option {option} must be true or false, not {value}"),
-            preset=preset, option=repr(name), value=repr(value),
+            preset=preset, option=repr(name), value=_shown(value),
         )  # fmt: skip
     return value
 
@@ -111,7 +129,7 @@ def _choice(preset: str, name: str, value: Any, choices: tuple[str, ...]) -> str
         raise RulesError(
             N_("{preset} option {option} must be one of {choices}, not {value}"),
             preset=preset, option=repr(name), choices=", ".join(map(repr, choices)),
-            value=repr(value),
+            value=_shown(value),
         )  # fmt: skip
     return str(value)
 
@@ -126,7 +144,7 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(
             N_("unknown rules preset {preset} (choose {choices})"),
-            preset=repr(preset), choices=", ".join(PRESETS),
+            preset=_shown(preset), choices=", ".join(PRESETS),
         )  # fmt: skip
     if preset == "mattel2022":
         if opts:
@@ -157,12 +175,12 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
             raise RulesError(
                 N_("{preset} option {option} must be a positive integer, not {value}"),
-                preset=preset, option=repr("target"), value=short_repr(target),
+                preset=preset, option=repr("target"), value=_shown(target),
             )  # fmt: skip
         if target > TARGET_LIMIT:
             raise RulesError(
                 N_("{preset} option {option} must be at most {limit}, not {value}"),
-                preset=preset, option=repr("target"), limit=TARGET_LIMIT, value=short_repr(target),
+                preset=preset, option=repr("target"), limit=TARGET_LIMIT, value=_shown(target),
             )  # fmt: skip
         points_mode = _choice(
             preset, "points_mode", opts.get("points_mode", "elimination"), ("elimination", "lowest")

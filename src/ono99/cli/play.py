@@ -11,7 +11,6 @@ import os
 import sys
 import tempfile
 import traceback
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -46,6 +45,8 @@ class RecordSaver:
         self.path = Path(path)
         self.quiet = quiet
         self.errors: list[str] = []
+        #: where each game saved so far went, in order (said when the terminal game ends)
+        self.saved: list[str] = []
         self._games: list[Session] = []
 
     def path_of(self, game: int) -> Path:
@@ -73,6 +74,8 @@ class RecordSaver:
             if not self.quiet:
                 print("ono99: error: " + terminal_safe(error), file=sys.stderr)
             return None
+        if str(path) not in self.saved:
+            self.saved.append(str(path))
         return str(path)
 
 
@@ -223,11 +226,7 @@ def play(
     def new_session(k: int) -> Session:
         """Play again: the same settings; the next seed of a series the user seeded, else a
         fresh unguessable one (never derived from the last game's, R-SET-1)."""
-        if k == 0:
-            return first
-        if settings.seed is None:
-            return settings.session()
-        return replace(settings, seed=settings.seed + k).session()
+        return first if k == 0 else settings.next_game(k).session()
 
     line_mode = plain or not sys.stdin.isatty() or not sys.stdout.isatty()
     # the full-screen game hides stderr: its save errors are printed after it ends
@@ -240,6 +239,8 @@ def play(
         status = _run_plain(first, save)
     else:
         status = _run_app(new_session, save, note, settings)
+        for where in saver.saved if saver is not None else []:  # the screen is gone: say it
+            print(_("Game record saved to {path}").format(path=terminal_safe(where)))
     if saver is not None and saver.errors:
         if saver.quiet:
             for error in saver.errors:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 from typing import Annotated
 
 import typer
@@ -59,6 +61,7 @@ def serve(
             raise fail(
                 _("--public-url must be an http(s) URL such as https://ono.example.org")
             ) from None
+    sock = _listen(host, port)  # before the database: a busy port touches nothing
     url = db or default_db_url()
     try:
         engine_url(url)
@@ -66,16 +69,19 @@ def serve(
 
         Store(url).close()  # reach the database now: a bad URL is a one-line error
     except ModuleNotFoundError:
+        sock.close()
         raise fail(_("PostgreSQL needs psycopg: pip install 'ono99[web]'")) from None
     except Exception as e:  # any driver error: one line, no traceback
+        sock.close()
         raise fail(
             _("cannot open the database {url}: {reason}").format(
                 url=_shown(url), reason=str(e).splitlines()[0] if str(e) else type(e).__name__
             )
         ) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    port = sock.getsockname()[1]  # --port 0: the port the system chose
     print(_("ONO 99 web table on http://{host}:{port}/").format(host=host, port=port), flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(url, limits=limits, public_url=public_url, tune_gc=True),
         host=host,
         port=port,
@@ -92,6 +98,42 @@ def serve(
         access_log=False,  # websocket URLs carry tokens: never logged
         proxy_headers=True,
     )
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C during startup or shutdown (uvicorn.run's own rule)
+        pass
+    finally:
+        sock.close()
+    if not server.started:  # the app failed to start (uvicorn has logged why): its status
+        raise typer.Exit(3)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here as uvicorn would bind it, so that a busy port or
+    an address this machine does not have is a one-line error (exit 2), not uvicorn's
+    log lines and exit 3."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: restarts at once
+    try:
+        sock.bind((host, port))
+    except (OSError, OverflowError) as e:
+        sock.close()
+        if isinstance(e, OSError) and e.errno == errno.EADDRINUSE:
+            raise fail(
+                _(
+                    "port {port} on {host} is in use (another server?); choose another with --port"
+                ).format(port=port, host=host)
+            ) from None
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise fail(
+            _("cannot listen on {host} port {port}: {reason}").format(
+                host=host, port=port, reason=reason
+            )
+        ) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _shown(url: str) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 from ono99.i18n import N_, _, ngettext
 
 __all__ = ["TYPER_WORDS", "HELP_WORDS", "METAVARS", "USAGE_ERRORS", "plain_metavar",
-           "translate_typer", "translate_usage_error"]  # fmt: skip
+           "range_words", "translate_typer", "translate_usage_error"]  # fmt: skip
 
 #: Typer's own words in help and errors, looked up with gettext by Typer itself
 TYPER_WORDS = (
@@ -73,6 +73,7 @@ USAGE_ERRORS = (
     N_("Input should be a valid integer, unable to parse string as an integer"),
     N_("Input should be a valid number, unable to parse string as a number"),
     N_("Input should be greater than or equal to {limit}"),
+    N_("Input should be less than or equal to {limit}"),
 )
 #: the parts of a usage error that are messages themselves, translated too
 _NESTED = ("reason", "message")
@@ -220,12 +221,43 @@ def _plain_metavars() -> None:
     setattr(owner, "display_type", plain)  # noqa: B010
 
 
+def range_words(low: float | None, high: float | None) -> str | None:
+    """A number range as help shows it, in words of the current language (Typer writes
+    ``0<=x<=65535``).
+
+    >>> range_words(0, 65535), range_words(1, None), range_words(None, 9), range_words(None, None)
+    ('0 to 65535', 'at least 1', 'at most 9', None)
+    """
+    if low is None and high is None:
+        return None
+    if low is None:
+        # TRANSLATORS: the range of a number option in help ("[default: 5; at most 9]")
+        return _("at most {high}").format(high=high)
+    if high is None:
+        return _("at least {low}").format(low=low)
+    # TRANSLATORS: the range of a number option in help ("[default: 8099; 0 to 65535]")
+    return _("{low} to {high}").format(low=low, high=high)
+
+
+def _plain_ranges() -> None:
+    """Typer's ``describe_number_range`` (what help shows of an option's min and max)
+    through :func:`range_words`."""
+    try:
+        core = importlib.import_module("typer.core")
+    except ImportError:
+        return
+    describe = getattr(core, "describe_number_range", None)
+    if callable(describe) and describe is not range_words:
+        setattr(core, "describe_number_range", range_words)  # noqa: B010
+
+
 def translate_typer() -> None:
     """Let Typer's and Click's words of help speak the current language (and every
     language chosen later); idempotent."""
     click = _click()
     _use_our_gettext(click)
     _plain_metavars()
+    _plain_ranges()
     if click is not None:
         _translate_usage_prefix(click)
         _translate_help_option(click)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import ClassVar
 
@@ -21,7 +22,15 @@ from ono99.errors import Ono99Error
 from ono99.events import Event
 from ono99.i18n import _, translate_error
 from ono99.tui.cells import use_terminal_widths
-from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen, RoundSummary
+from ono99.tui.screens import (
+    MIN_SIZE,
+    ConfirmNewGame,
+    ConfirmQuit,
+    GameOver,
+    HelpScreen,
+    RoundSummary,
+    TooSmall,
+)
 from ono99.tui.session import (
     DEFAULT_DRAW_SECONDS,
     DEFAULT_PACE,
@@ -41,6 +50,22 @@ SessionFactory = Callable[[int], Session]
 #: ``start(settings)``: a game with settings chosen on the new-game screen
 Starter = Callable[[NewGame], Session]
 Saver = Callable[[Session], str | None]
+
+
+class Later:
+    """A call after ``delay`` seconds on the event loop (``stop()`` cancels it).
+
+    Not Textual's ``set_timer``: Textual 8 drops a one-shot timer whose moment has passed
+    by the time its task first runs (``--pace 0``, or a busy machine with a short pace),
+    and the game then waited for a bot move that never came."""
+
+    def __init__(self, app: App[int], delay: float, callback: Callable[[], Awaitable[None]]):
+        self._handle = asyncio.get_running_loop().call_later(
+            max(0.0, delay), app.call_next, callback
+        )
+
+    def stop(self) -> None:
+        self._handle.cancel()
 
 
 class OnoApp(App[int]):
@@ -95,7 +120,7 @@ class OnoApp(App[int]):
         self.session = new_session(0)
         self.selected = 0
         self.actions: list[int] = []
-        self.timer: Timer | None = None
+        self.timer: Later | None = None  # the next bot move
         self.busy = False  # a modal screen waits for the player
         self.crash: BaseException | None = None
         self.crash_report: str | None = None
@@ -104,6 +129,8 @@ class OnoApp(App[int]):
         self.fast = False  # F: bots move at once until the human's next turn
         self.draw_deadline: float | None = None  # R-DRAW-1: when the draw window closes
         self.countdown: Timer | None = None
+        self.too_small: TooSmall | None = None  # the notice under MIN_SIZE, while shown
+        self.busy_before_small = False
 
     # ------------------------------------------------------------------ layout
 
@@ -125,12 +152,34 @@ class OnoApp(App[int]):
         if self.note:
             self.notify(self.note, timeout=6)
         await self.start_game()
+        self.check_size()
 
     async def on_resize(self) -> None:
         """Lay the words out again for the new size (titles, legend, top line)."""
         self.call_after_refresh(self.refresh_table)
+        self.call_after_refresh(self.check_size)
+
+    def check_size(self) -> None:
+        """Under :data:`MIN_SIZE` the table cannot be laid out: the TooSmall notice covers
+        it and the game waits (no bot moves, no draw window running out); at MIN_SIZE or
+        more the notice goes and the game goes on."""
+        width, height = self.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        if small and self.too_small is None:
+            self.busy_before_small = self.busy
+            self.busy = True
+            self.stop_timers()
+            self.too_small = TooSmall()
+            self.push_screen(self.too_small)
+        elif not small and self.too_small is not None and self.screen is self.too_small:
+            self.too_small = None
+            self.pop_screen()
+            self.busy = self.busy_before_small
+            if not self.busy:
+                self.advance()
 
     async def start_game(self) -> None:
+        self.screen_stack[0].set_class(False, "-game-over")
         self.query_one(RichLog).clear()
         self.selected = 0
         self.last_bust = None
@@ -141,6 +190,8 @@ class OnoApp(App[int]):
     def keys_text(self) -> str:
         """The key legend: as many of the keys as fit the line (the help screen lists
         them all); the playing keys first."""
+        if self.session.is_over:  # P, S and Q are on the results themselves
+            return _("PgUp/PgDn: scroll the announcements")
         keys = [_("1–9/←→ Enter: play")]
         if self.session.rules.draw_penalty:
             keys.append(_("D: draw"))
@@ -309,7 +360,7 @@ class OnoApp(App[int]):
             self.stop_countdown()
             self.countdown = self.set_interval(0.1, self.show_countdown)
             self.show_countdown()
-        self.timer = self.set_timer(delay, self.bot_move)
+        self.timer = Later(self, delay, self.bot_move)
 
     def draw_seconds_left(self) -> float | None:
         if self.draw_deadline is None:
@@ -355,6 +406,9 @@ class OnoApp(App[int]):
             note = _("Game record saved to {path}").format(path=self.saved_to)
         view = self.session.view()
         self.busy = True
+        table = self.screen_stack[0]
+        table.set_class(True, "-game-over")  # the log takes the hand's rows (app.tcss)
+        table.query_one("#keys", Static).update(Text(self.keys_text(), style="dim"))
         self.push_screen(
             GameOver(winner_text(view.winner, view.names), view, note), self.after_game
         )
@@ -409,11 +463,8 @@ class OnoApp(App[int]):
         start = self.start
 
         def again(k: int) -> Session:
-            # A series the user seeded goes on with the next seeds; otherwise every game
-            # gets a fresh unguessable seed (R-SET-1).
-            if settings.seed is None:
-                return start(settings)
-            return start(replace(settings, seed=settings.seed + k - first))
+            # the next seed of a seeded series (else a fresh one), the deal passed on
+            return start(settings.next_game(k - first))
 
         self.new_session = again
         self.session = session
@@ -464,8 +515,9 @@ class OnoApp(App[int]):
             self.advance()
 
     def action_log(self, pages: int) -> None:
-        """PgUp/PgDn: scroll the announcements of the game."""
-        log = self.query_one(RichLog)
+        """PgUp/PgDn: scroll the announcements of the game (the results of a finished
+        game are on top of it)."""
+        log = self.screen_stack[0].query_one(RichLog)
         if pages < 0:
             log.scroll_page_up(animate=False)
         else:

@@ -20,7 +20,10 @@ from ono99.tui.texts import final_standings, standing_text
 from ono99.view import PlayerView
 
 __all__ = ["HelpScreen", "ConfirmQuit", "ConfirmNewGame", "RoundSummary", "GameOver",
-           "standings_table"]  # fmt: skip
+           "TooSmall", "MIN_SIZE", "standings_table"]  # fmt: skip
+
+#: the smallest terminal the table is laid out for (columns, rows); below it, TooSmall
+MIN_SIZE = (60, 20)
 
 
 def standings_table(view: PlayerView, gained: list[int] | None = None) -> Table:
@@ -143,6 +146,9 @@ class GameOver(ModalScreen[str]):
         Binding("s,S,n,N", "answer('settings')", show=False),
         Binding("q,Q", "answer('quit')", show=False),
         Binding("enter,space,escape", "stray", show=False),
+        # the announcements stay in sight below the results (app.tcss): scroll them
+        Binding("pageup", "app.log(-1)", show=False),
+        Binding("pagedown", "app.log(1)", show=False),
     ]
 
     def __init__(self, result: str, view: PlayerView, note: str | None) -> None:
@@ -168,3 +174,36 @@ class GameOver(ModalScreen[str]):
 
     def action_answer(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+class TooSmall(ModalScreen[None]):
+    """Instead of a broken layout below :data:`MIN_SIZE`: what size the game needs. The
+    game waits under it (OnoApp.check_size) and goes on once the terminal is larger;
+    Ctrl+Q still quits."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.show_size()
+
+    def on_resize(self) -> None:
+        self.show_size()
+        self.check()
+
+    def on_screen_resume(self) -> None:
+        self.check()  # the terminal may have grown while a dialog was on top
+
+    def check(self) -> None:
+        check = getattr(self.app, "check_size", None)
+        if callable(check):
+            self.call_after_refresh(check)
+
+    def show_size(self) -> None:
+        width, height = self.app.size
+        self.query_one("#too-small", Static).update(
+            _(
+                "The terminal is too small for the game: make it at least {min_width}×"
+                "{min_height} (it is {width}×{height}). Ctrl+Q quits."
+            ).format(min_width=MIN_SIZE[0], min_height=MIN_SIZE[1], width=width, height=height)
+        )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ono99.bots import BOTS, LEVELS, Bot, make_bot
@@ -89,11 +89,13 @@ class Session:
         options: Mapping[str, Any] | None = None,
         bots: str = "random",
         seed: int | None = None,
+        dealer: int | None = None,
         bot_factory: BotFactory = make_bot,
         game: Game | None = None,
     ) -> None:
-        """``game``: play on from this game (tests set up a position so) instead of a
-        new deal; the human is still seat 0."""
+        """``dealer``: the dealer's seat (R-SET-3; None: the last seat, so you start);
+        ``game``: play on from this game (tests set up a position so) instead of a new
+        deal; the human is still seat 0."""
         #: the game's seed: the user's, or a fresh unguessable one (shown only in the record
         #: of the finished game)
         self.seed = seed if seed is not None else new_seed()
@@ -108,7 +110,7 @@ class Session:
                     count=players,
                 )
             names = [_("You"), *bot_player_names(players - 1)]
-            game = Game(preset, names, seed=self.seed)
+            game = Game(preset, names, seed=self.seed, dealer=dealer)
         elif isinstance(game.seed, int):
             self.seed = game.seed
         self._game = game
@@ -258,7 +260,7 @@ def check_draw_seconds(seconds: float) -> float:
     if not 0 < seconds <= MAX_SECONDS:  # nan and inf too
         raise ValueError(
             _("--draw-seconds must be more than 0 and at most 30, not {value}").format(
-                value=repr(seconds)
+                value=f"{seconds:g}"  # -1 as typed, not Python's -1.0
             )
         )
     return seconds
@@ -282,6 +284,8 @@ class NewGame:
     pace: float = DEFAULT_PACE
     #: seconds the human has to draw under the draw penalty (``--draw-seconds``)
     draw_seconds: float = DEFAULT_DRAW_SECONDS
+    #: the dealer's seat (R-SET-3); None: the last seat, so that you start
+    dealer: int | None = None
 
     @classmethod
     def of(cls, session: Session) -> NewGame:
@@ -292,5 +296,21 @@ class NewGame:
     def session(self) -> Session:
         """A new game with these settings; raises :class:`~ono99.errors.Ono99Error`."""
         return Session(
-            self.rules, self.players, options=dict(self.options), bots=self.bots, seed=self.seed
-        )
+            self.rules, self.players, options=dict(self.options), bots=self.bots,
+            seed=self.seed, dealer=self.dealer,
+        )  # fmt: skip
+
+    def next_game(self, k: int) -> NewGame:
+        """The settings of the ``k``-th "play again" after this game: the deal passes ``k``
+        seats to the left (R-SET-3: so the player left of the last dealer starts), and a
+        series the user seeded goes on with the next seeds; otherwise every game gets a
+        fresh unguessable seed (R-SET-1), never one derived from the last game's.
+
+        >>> [NewGame(players=3, seed=7).next_game(k) for k in (1, 2, 3)][1].dealer
+        1
+        >>> NewGame(players=3).next_game(1).seed is None
+        True
+        """
+        dealer = (self.players - 1 if self.dealer is None else self.dealer) + k
+        seed = None if self.seed is None else self.seed + k
+        return replace(self, seed=seed, dealer=dealer % self.players)

@@ -24,7 +24,7 @@ from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
 from ono99.narrate import card_name
 from ono99.records import SEED_LIMIT
-from ono99.rules import PRESETS, make_rules
+from ono99.rules import PRESETS, TARGET_LIMIT, make_rules
 from ono99.tui.session import LEVELS, PACES, NewGame, check_draw_seconds
 from ono99.tui.texts import preset_title
 
@@ -89,7 +89,9 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
-        Binding("enter", "start", show=False),
+        # Enter starts the game from any field (a list opens with Space or the arrows);
+        # not on an open list (Enter picks there) nor on the buttons (see check_action)
+        Binding("enter", "start", show=False, priority=True),
     ]
 
     def __init__(self, current: NewGame) -> None:
@@ -139,7 +141,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                     )  # fmt: skip
                 with row("target", _("Points target")):
                     yield Input(
-                        str(defaults["target"]), restrict=r"[0-9]*", max_length=6, compact=True,
+                        str(defaults["target"]), restrict=r"[0-9]*", compact=True,
                         id="set-target",
                     )  # fmt: skip
                 with row("points_mode", _("At the target")):
@@ -159,13 +161,13 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                     yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
                 with row("draw_seconds", _("Seconds to draw")):
                     yield Input(
-                        f"{cur.draw_seconds:g}", restrict=r"[0-9.]*", max_length=5, compact=True,
+                        f"{cur.draw_seconds:g}", restrict=r"[0-9.]*", compact=True,
                         id="set-draw_seconds",
                     )  # fmt: skip
                 with row("seed", _("Seed")):
                     yield Input(
                         "" if cur.seed is None else str(cur.seed),
-                        placeholder=_("empty: a new random deal"), max_length=80, compact=True,
+                        placeholder=_("empty: a new random deal"), compact=True,
                         id="set-seed",
                     )  # fmt: skip
             yield Static("", id="set-message")
@@ -224,6 +226,19 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         self.show_options()
         self.say("")
 
+    def on_descendant_focus(self) -> None:
+        self.mark_focused_row()
+
+    def on_descendant_blur(self) -> None:
+        self.mark_focused_row()
+
+    def mark_focused_row(self) -> None:
+        """The row of the field with the focus gets the class ``focused`` (its label is
+        drawn in reverse, app.tcss): the only one."""
+        focused = self.focused
+        for row in self.query(".row"):
+            row.set_class(focused is not None and row in focused.ancestors, "focused")
+
     @on(Checkbox.Changed, "#set-draw_penalty")
     def draw_penalty_changed(self) -> None:
         self.show_options()
@@ -253,7 +268,9 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                 target = self.query_one("#set-target", Input).value.strip()
                 if not target.isdigit():
                     return _("The points target must be a whole number above 0.")
-                options["target"] = int(target)
+                # (no length limit on the field, so nothing is cut: a long number is
+                # refused by make_rules as over the limit, never parsed whole)
+                options["target"] = int(target) if len(target) <= 18 else TARGET_LIMIT + 1
                 options["points_mode"] = str(self.query_one("#set-points_mode", Select).value)
         for name in ("zero_ending_99", "draw_penalty"):
             if name in taken:
@@ -261,7 +278,8 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         seed_text = self.query_one("#set-seed", Input).value.strip()
         seed: int | None = None
         if seed_text:  # as --seed and a record take it (R-REC): 0 to 2**256 - 1, no sign
-            seed = int(seed_text) if seed_text.isascii() and seed_text.isdigit() else -1
+            digits = seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 78
+            seed = int(seed_text) if digits else -1  # 2**256 has 78 digits
             if not 0 <= seed < SEED_LIMIT:
                 return _(
                     "The seed must be a whole number from 0 to 2**256 - 1, or empty for a new "
@@ -295,6 +313,17 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                 preset=preset, low=r.min_players, high=r.max_players, count=settings.players
             )
         return settings
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action != "start":
+            return True
+        focused = self.focused
+        if isinstance(focused, Button):
+            return False  # Enter presses Start or Cancel itself
+        for widget in focused.ancestors_with_self if focused is not None else []:
+            if isinstance(widget, Select) and widget.expanded:
+                return False  # Enter picks the highlighted choice
+        return True
 
     def action_start(self) -> None:
         settings = self.settings()
