@@ -92,6 +92,7 @@ def test_the_rollout_policy_chooses_as_pythons(
     assert checked > 300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("preset", "options", "n"), SETTINGS, ids=[s[0] + str(s[1]) + str(s[2]) for s in SETTINGS]
 )

@@ -131,6 +131,7 @@ def test_two_processes_share_a_table(two_servers: tuple[Server, Server]) -> None
     assert game.is_over and game.winner == final["view"]["winner"] and len(rec["moves"]) == moves
 
 
+@pytest.mark.slow
 def test_kill_9_one_process_mid_game(two_servers: tuple[Server, Server]) -> None:
     """The process that runs the bots dies (kill -9) mid-game: the player on it reconnects
     to the other process and finds the table as it was; the other process takes the bots

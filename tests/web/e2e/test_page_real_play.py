@@ -271,6 +271,7 @@ def server_view(server: Server, table: str, token: str | None) -> dict[str, Any]
     return dict(arun(look()))
 
 
+@pytest.mark.slow
 def test_a_disconnect_during_a_bots_turn_stalls_nothing(
     server: Server, chromium: Any, artifacts: Path
 ) -> None:
@@ -472,6 +473,7 @@ def test_live_region_last_card_and_round_overlay(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_timer_warning_and_time_out_in_the_live_region(
     server: Server, chromium: Any, artifacts: Path
 ) -> None:
