@@ -165,10 +165,12 @@ class Client:
 
 
 async def play_to_end(
-    clients: list[Client], rng: random.Random, timeout: float = 120.0
+    clients: list[Client], rng: random.Random, timeout: float = 120.0, think: float = 0.0
 ) -> dict[str, Any]:
-    """Every client plays a random legal move whenever its state allows one, until the game
-    is over; returns the final state of the first client."""
+    """Every client plays a random legal move whenever its state allows one (after
+    ``think`` seconds), until the game is over; returns the final state of the first
+    client. Long games want some ``think``: a client that sends more than the server's
+    per-connection rate (web/limits.py) has its moves dropped, as a flood's are."""
     done = asyncio.Event()
 
     async def run(c: Client) -> None:
@@ -179,7 +181,9 @@ async def play_to_end(
                 return
             if st is not None and st["view"]["legal"] and st["version"] not in tried:
                 tried.add(st["version"])
-                await c.move(rng.choice(st["view"]["legal"]))
+                if think:
+                    await asyncio.sleep(think)
+                await c.move(rng.choice(st["view"]["legal"]), st["version"])
             try:
                 await c.recv(timeout)
             except TimeoutError:

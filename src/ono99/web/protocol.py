@@ -31,6 +31,10 @@ __all__ = [
     "PingMsg",
     "ClientMsg",
     "client_message",
+    "EventOut",
+    "ViewOut",
+    "SeatOut",
+    "TableOut",
     "StateMsg",
     "ErrorMsg",
     "PongMsg",
@@ -121,33 +125,115 @@ def client_message(data: Any) -> MoveMsg | HelloMsg | PingMsg:
 # (documentation and schema; the server builds these messages as plain dicts)
 
 
-class EventOut(BaseModel):
-    kind: str
-    seat: int | None
-    card: str | None
-    total: int | None
-    info: dict[str, Any] | None
-    text: str | None
+# The one declaration of what a client is sent: every key, its type and what it means.
+# docs/protocol.md lists these keys (tests/web/test_web_schema.py holds it to them), the
+# schema endpoint serves them, and every message of a whole game is validated against them
+# with no key left over or missing.
 
 
-class StateMsg(BaseModel):
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EventOut(_Out):
+    kind: str = Field(description="the event's kind, as in ono99/events.py")
+    seat: int | None = Field(description="the seat it concerns")
+    card: str | None = Field(description="a card code")
+    total: int | None = Field(description="the total after it")
+    info: dict[str, Any] | None = Field(
+        description="card codes and counts; by_bot: a bot made it for a human seat"
+    )
+    text: str | None = Field(description="the announcement in the connection's language")
+
+
+class ViewOut(_Out):
+    """A seat's view (``PlayerView.to_json``; a spectator's ``PublicView.to_json``) and
+    the table's public facts about the game."""
+
+    seat: int | None = Field(description="this connection's seat; null for a spectator")
+    rules: str = Field(description="the preset")
+    options: dict[str, Any] = Field(description="the preset's options that differ")
+    names: list[str]
+    hand: list[str] = Field(description="this seat's cards (card codes); [] for a spectator")
+    hand_sizes: list[int]
+    total: int
+    direction: Literal[1, -1]
+    to_move: int | None = Field(description="null once the game is over")
+    owes_two: int | None = Field(description="the seat that owes a second card (Play 2)")
+    plays_left: int
+    legal: list[str] = Field(description="the action codes this seat may send now")
+    bust_mode: bool = Field(description="the legal cards are unsafe plays of a points bust")
+    discard: list[str] = Field(description="the discard pile, bottom first")
+    draw_pile: int = Field(description="cards left in the draw pile")
+    laid_down: list[list[str]] = Field(description="hands laid face up, per seat")
+    out: list[int] = Field(description="seats out of the game, in order")
+    round_out: list[int] = Field(description="seats out of this round, in order")
+    tokens: list[int] | None
+    scores: list[int] | None
+    round: int
+    winner: int | list[int] | None
+    pending_draw: int | None = Field(description="the seat whose draw is pending")
+    phase: Literal["lobby", "playing", "over"]
+    connected: list[bool]
+    bots: list[bool] = Field(description="seats a bot plays (away seats included)")
+    away: list[bool]
+    deadline: float | None = Field(description="the turn timer's end (seconds since 1970)")
+    moves: int = Field(description="moves made so far")
+
+
+class SeatOut(_Out):
+    seat: int
+    name: str | None
+    kind: Literal["human", "bot", "open"]
+    connected: bool
+    away: bool
+
+
+class TableOut(_Out):
+    """``TableInfo``: the table's public facts."""
+
+    table: str = Field(description="the table's id")
+    code: str = Field(description="the short code of its link")
+    url: str = Field(description="the invitation link")
+    rules: str
+    options: dict[str, Any]
+    players: int
+    bots: str
+    turn_seconds: float
+    takeover: bool
+    away_seconds: float
+    draw_window: float
+    bot_delay: float
+    phase: Literal["lobby", "playing", "over"]
+    seed_fixed: bool
+    seed: int | None = Field(description="the game's seed, once the game is over")
+    version: int
+    presence: int
+    moves: int
+    seats: list[SeatOut]
+    deadline: float | None
+    next_table: str | None = Field(description="the rematch's table id")
+
+
+class StateMsg(_Out):
     type: Literal["state"]
     version: int
-    view: dict[str, Any]
-    table: dict[str, Any]
+    presence: int
+    view: ViewOut
+    table: TableOut
     events: list[EventOut]
     catchup: bool = False
     ack: MsgId | None = None
 
 
-class ErrorMsg(BaseModel):
+class ErrorMsg(_Out):
     type: Literal["error"]
     error: str
     version: int | None = None
     id: MsgId | None = None
 
 
-class PongMsg(BaseModel):
+class PongMsg(_Out):
     type: Literal["pong"]
     id: MsgId | None = None
 
