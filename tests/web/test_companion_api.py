@@ -121,3 +121,36 @@ def test_a_change_sent_again_counts_once(tmp_path: Path) -> None:
         body = {"tap": "7", "version": 1, "req": "f6e5d4c3b2a1"}
         r = client.post(f"/api/companion/{gid}/tap", json=body)
         assert r.status_code == 200 and r.json()["state"]["steps"] == 2
+
+
+def test_the_server_speaks_each_language(tmp_path: Path, monkeypatch: Any) -> None:
+    """R-TURN-1 (the total announced): where the browser has no voice for the language,
+    the server speaks it with espeak-ng (Debian: apt-get install -y espeak-ng): a WAV for
+    each of the six languages; bad text is refused with one line; without espeak-ng the
+    server says it has no voice (and the page shows its note)."""
+    import shutil
+
+    from ono99.i18n import translator
+    from ono99.web import voice
+
+    if shutil.which("espeak-ng") is None:
+        raise AssertionError("espeak-ng is not installed: apt-get install -y espeak-ng")
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}")
+    with TestClient(app) as client:
+        langs = client.get("/api/companion-voice").json()["languages"]
+        assert langs == sorted(["en", "ta", "gu", "uz", "my", "kn"])
+        for lang in langs:
+            text = translator(lang).gettext("Total {total}").format(total=42)
+            r = client.get("/api/companion-voice", params={"lang": lang, "text": text})
+            assert r.status_code == 200, (lang, r.text)
+            assert r.headers["content-type"] == "audio/wav" and r.content[:4] == b"RIFF"
+            assert len(r.content) > 4000  # a real sound, not an empty file
+        for params in [{"lang": "xx", "text": "42"}, {"lang": "ta", "text": "a\x01b"},
+                       {"lang": "ta", "text": "9" * 601}, {"lang": "ta", "text": ""}]:  # fmt: skip
+            r = client.get("/api/companion-voice", params=params)
+            assert r.status_code == 400 and "\n" not in r.json()["error"]
+        monkeypatch.setattr(voice, "_espeak", lambda: None)
+        monkeypatch.setattr(voice, "_kept", type(voice._kept)())
+        assert client.get("/api/companion-voice").json()["languages"] == []
+        r = client.get("/api/companion-voice", params={"lang": "ta", "text": "42"})
+        assert r.status_code == 404 and r.json()["error"]

@@ -14,6 +14,7 @@ import json
 import secrets
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from ono99.tracking import Tracker
 from ono99.web.announce import catalog, pick_language, speaking, translate
 from ono99.web.limits import is_json
 from ono99.web.store import engine_url
+from ono99.web.voice import MAX_TEXT, VOICES, available, synthesize
 
 __all__ = ["make_router", "CompanionStore"]
 
@@ -152,6 +154,11 @@ def _check_name(raw: Any) -> str:
         return clean_name(raw)
     except Ono99Error:
         raise _Error(400, N_("names are 1 to 40 characters, without control characters")) from None
+
+
+def _has_control(text: str) -> bool:
+    # control characters only: Kannada, Tamil and Burmese text holds joiners (ZWNJ) too
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
 def _tracker_from(data: dict[str, Any]) -> Tracker:
@@ -311,6 +318,21 @@ def make_router(db_url: str) -> APIRouter:
             media_type="text/javascript",
             headers={"Cache-Control": "no-cache"},
         )
+
+    @router.get("/api/companion-voice")
+    async def voice(request: Request) -> Response:
+        """The server's voice (espeak-ng): without ``text``, the languages it speaks;
+        with ``text`` and ``lang``, that text spoken (audio/wav)."""
+        text = request.query_params.get("text")
+        if text is None:
+            return JSONResponse({"languages": available()})
+        lang = request.query_params.get("lang") or ""
+        if lang not in VOICES or not 0 < len(text) <= MAX_TEXT or _has_control(text):
+            return err(request, _Error(400, N_("the server cannot speak that")))
+        wav = await asyncio.to_thread(synthesize, text, lang)
+        if wav is None:
+            return err(request, _Error(404, N_("the server has no voice")))
+        return Response(wav, media_type="audio/wav", headers={"Cache-Control": "max-age=86400"})
 
     @router.post("/api/companion", status_code=201)
     async def create(request: Request) -> Response:

@@ -98,7 +98,7 @@ def test_companion_says_the_total_first_and_undo_and_refusals(
 ) -> None:
     """R-TURN-1, R-99-1: at a noisy table the total is said first and alone for a plain
     play; Undo is said with the total it leaves; a refusal is said; the mute button on the
-    main screen stops speech; without a voice for the language the main screen says so."""
+    main screen stops speech."""
     ta = translator("ta").gettext
     page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.add_init_script(FAKE_SPEECH)
@@ -120,7 +120,39 @@ def test_companion_says_the_total_first_and_undo_and_refusals(
     assert page.get_attribute("#mute", "aria-pressed") == "false"
     tap(page, "5")
     assert len(spoken(page)) == n
-    page.select_option("#lang-select", "my")  # the stand-in has no Burmese voice
+    page.context.close()
+
+
+#: records the sounds the page plays (the server's voice)
+FAKE_AUDIO = """
+window.__played = [];
+window.Audio = class { constructor(src) { this.src = src; }
+  play() { window.__played.push(this.src); return Promise.resolve(); } pause() {} };
+"""
+
+
+def test_the_server_speaks_where_the_browser_has_no_voice(chromium: Any, server: Server) -> None:
+    """R-TURN-1: the stand-in browser has no Burmese voice: the total is played from the
+    server's voice (espeak-ng) instead; where the server has none either, the main screen
+    says there is no voice."""
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(FAKE_SPEECH)
+    page.add_init_script(FAKE_AUDIO)
+    page.goto(server.url + "/companion?rules=mattel2022&players=Ana,Bo&first=0&lang=my")
+    settle(page)
+    page.wait_for_function("() => document.querySelector('#speech-note').hidden")
+    n = len(spoken(page))
+    tap(page, "7")
+    assert len(spoken(page)) == n  # no browser voice for Burmese
+    played = page.evaluate("window.__played")
+    assert played and "lang=my" in played[-1] and "text=7" in played[-1]
+    assert httpx.get(server.url + played[-1]).content[:4] == b"RIFF"
+    page.context.close()
+    page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(FAKE_SPEECH)
+    page.route("**/api/companion-voice", lambda r: r.fulfill(json={"languages": []}))
+    page.goto(server.url + "/companion?rules=mattel2022&players=Ana,Bo&first=0&lang=my")
+    settle(page)
     page.wait_for_selector("#speech-note:not([hidden])")
     assert page.is_visible("#speech-note")  # on the main screen, not behind a menu
     page.context.close()

@@ -315,12 +315,12 @@ function announce(lines, say = null) {
   if (tableViewOn()) $("#tv-announce").textContent = lines.join(" · ");
   const lang = currentLanguage();
   const spoken = say || lines; // digits stay digits: a voice of the language reads them best
-  if (spoken.length) speak(spoken.join(". "), lang);
+  if (spoken.length) voice(spoken.join(". "), lang);
 }
 
 /** A refusal is spoken too: at a noisy table nobody reads the screen. */
 function refused(text) {
-  speak(text, currentLanguage());
+  voice(text, currentLanguage());
 }
 
 function updateMute() {
@@ -331,9 +331,32 @@ function updateMute() {
   $("#speech-on").checked = on;
 }
 
+// The server's voice (espeak-ng) speaks where the browser has none for the language.
+const serverVoice = { languages: [], audio: null };
+
+async function loadServerVoices() {
+  try {
+    const r = await fetch("/api/companion-voice");
+    const data = await r.json();
+    serverVoice.languages = Array.isArray(data.languages) ? data.languages : [];
+  } catch (_e) { serverVoice.languages = []; }
+  updateSpeechNote();
+}
+
+/** Speak `text`: the browser's voice for the language, else the server's (a sound). */
+function voice(text, lang, force = false) {
+  if (!text || (!force && !speechEnabled())) return;
+  if (speak(text, lang, { force })) return;
+  if (!serverVoice.languages.includes(lang)) return;
+  if (serverVoice.audio) serverVoice.audio.pause(); // a new line interrupts the last one
+  const q = new URLSearchParams({ lang, text: text.slice(0, 600) });
+  serverVoice.audio = new Audio(`/api/companion-voice?${q}`);
+  serverVoice.audio.play().catch(() => { /* the browser wants a tap first: the next one plays */ });
+}
+
 function updateSpeechNote() {
   const lang = currentLanguage();
-  const ok = speechSupported() && Boolean(voiceFor(lang));
+  const ok = (speechSupported() && Boolean(voiceFor(lang))) || serverVoice.languages.includes(lang);
   show($("#speech-note"), !ok);
   $("#speech-test").disabled = !ok;
 }
@@ -787,10 +810,11 @@ async function start() {
   $("#mute").addEventListener("click", () => { setSpeechEnabled(!speechEnabled()); updateMute(); });
   $("#speech-test").addEventListener("click", () => {
     const total = app.state ? app.state.total : 42;
-    speak(t("Total {total}", { total }), currentLanguage(), { force: true });
+    voice(t("Total {total}", { total }), currentLanguage(), true);
   });
   onVoices(updateSpeechNote);
   updateSpeechNote();
+  loadServerVoices();
 
   $("#bust").addEventListener("click", bustTap);
   $("#undo").addEventListener("click", undoTap);
