@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from ono99.cards import NUM_ACTIONS
 from ono99.envs._deps import missing
 from ono99.envs.encoding import (
+    PlayLog,
     action_mask,
     advance,
     bounds,
@@ -59,15 +60,19 @@ def aec_env(
     players: int = 2,
     *,
     engine: str = "reference",
+    history: bool = False,
     render_mode: str | None = None,
     **options: Any,
 ) -> AECEnv[str, Obs, int]:
     """The AEC environment for ``rules`` (a preset) with ``players`` seats and the
     preset's ``options`` (R-SET-6), wrapped in PettingZoo's order-enforcing checks
     (``env.unwrapped`` is the :class:`Ono99AEC`). ``engine="fast"`` plays on the compiled
-    engine (the same games, several times faster). Bad rules, players or options raise
-    :class:`~ono99.errors.RulesError` (one line)."""
-    env = Ono99AEC(rules, players, engine=engine, render_mode=render_mode, **options)
+    engine (the same games, several times faster); ``history=True`` adds who played what
+    this round to the observation (:class:`~ono99.envs.encoding.PlayLog`). Bad rules,
+    players or options raise :class:`~ono99.errors.RulesError` (one line)."""
+    env = Ono99AEC(
+        rules, players, engine=engine, history=history, render_mode=render_mode, **options
+    )
     return _OrderEnforcing(env)
 
 
@@ -137,6 +142,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         players: int = 2,
         *,
         engine: str = "reference",
+        history: bool = False,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -145,7 +151,11 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         Game(self.rules, players, seed=0, events=False)  # checks players (R-SET-5)
         if engine not in ENGINES:
             raise ValueError(f"engine must be 'reference' or 'fast', not {engine!r}")
+        if not isinstance(history, bool):
+            raise ValueError(f"history must be True or False, not {history!r}")
         self.engine = engine
+        self.history = history
+        self._log = PlayLog(players)
         self._new_game: Any = Game
         if engine == "fast":
             from ono99.fast import FastGame  # MissingFast (one line) without numba
@@ -157,9 +167,9 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.n = players
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
-        self._size = obs_size(players)
+        self._size = obs_size(players)  # without the history, which is appended
         self.agents = self.possible_agents[:]
-        low, high = bounds(self.rules, players)
+        low, high = bounds(self.rules, players, history)
         self._obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, dtype=np.float32),
@@ -207,6 +217,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             advance(self.game)
         else:
             self.game.take_draws()
+        self._log.start(self.game.round)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -227,10 +238,13 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         seat = self._seat(agent)
         if self.engine == "reference":
             view = self.game.view(seat)
-            return {"observation": encode(view), "action_mask": action_mask(view)}
-        obs = np.empty(self._size, np.float32)
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        self.game.observe(seat, obs, mask)
+            obs, mask = encode(view), action_mask(view)
+        else:
+            obs = np.empty(self._size, np.float32)
+            mask = np.empty(NUM_ACTIONS, np.int8)
+            self.game.observe(seat, obs, mask)
+        if self.history:
+            obs = np.concatenate((obs, self._log.vector(seat)))
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -251,6 +265,8 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             advance(game)
             nxt = game.to_move
             to_move = -1 if nxt is None else nxt
+        if self.history:
+            self._log.record(seat, act, game.round)
         self._cumulative_rewards[agent] = 0.0
         if to_move < 0:  # over: every agent terminated with its reward
             self._clear_rewards()

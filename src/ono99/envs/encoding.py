@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ono99.cards import DRAW, NUM_ACTIONS, action_code
+from ono99.cards import DRAW, FOUR_99, NUM_ACTIONS, Card, action_code
 from ono99.envs._deps import missing
 from ono99.rules import Rules
 from ono99.view import PlayerView
@@ -44,6 +44,7 @@ __all__ = [
     "NUM_CARDS",
     "NUM_ACTIONS",
     "PER_SEAT",
+    "PlayLog",
     "SEAT_FIELDS",
     "TOTAL_LOW",
     "action_mask",
@@ -58,6 +59,7 @@ __all__ = [
 
 #: card types 0..15 (``ono99.cards.Card``); actions add ``99x4`` (16) and ``draw`` (17)
 NUM_CARDS = 16
+_C99 = int(Card.NINETY_NINE)
 #: the per-seat fields, in order, repeated for every seat (relative to the observer)
 SEAT_FIELDS = (
     "hand_size",
@@ -84,12 +86,13 @@ Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 
-def obs_size(players: int) -> int:
-    """Length of the observation vector for ``players`` seats."""
-    return SEATS_AT + PER_SEAT * players
+def obs_size(players: int, history: bool = False) -> int:
+    """Length of the observation vector for ``players`` seats (with the play history:
+    ``NUM_CARDS`` more per seat, :class:`PlayLog`)."""
+    return SEATS_AT + PER_SEAT * players + (NUM_CARDS * players if history else 0)
 
 
-def field_names(players: int) -> list[str]:
+def field_names(players: int, history: bool = False) -> list[str]:
     """The name of every index of the observation vector (docs/envs.md)."""
     cards = [action_code(c) for c in range(NUM_CARDS)]
     names = [f"hand[{c}]" for c in cards]
@@ -98,10 +101,13 @@ def field_names(players: int) -> list[str]:
     names += [f"laid_down[{c}]" for c in cards]
     for k in range(players):
         names += [f"seat+{k}.{f}" for f in SEAT_FIELDS]
+    if history:
+        for k in range(players):
+            names += [f"seat+{k}.played[{c}]" for c in cards]
     return names
 
 
-def bounds(rules: Rules, players: int) -> tuple[Array, Array]:
+def bounds(rules: Rules, players: int, history: bool = False) -> tuple[Array, Array]:
     """The ``low`` and ``high`` of the observation Box for ``rules`` and ``players``."""
     deck = np.array(rules.deck, dtype=np.float32)
     size = float(sum(rules.deck))
@@ -116,6 +122,9 @@ def bounds(rules: Rules, players: int) -> tuple[Array, Array]:
     seat_high = [size, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, top_tokens, top_score]
     low += [0.0] * (PER_SEAT * players)
     high += seat_high * players
+    if history:  # a seat plays at most every copy of a card in a round
+        low += [0.0] * (NUM_CARDS * players)
+        high += deck.tolist() * players
     # high >= 1 everywhere: a field that is always 0 here (tokens in 2022) keeps a
     # Box whose low and high differ
     return np.array(low, dtype=np.float32), np.maximum(np.array(high, dtype=np.float32), 1.0)
@@ -170,6 +179,57 @@ def encode(view: PlayerView) -> Array:
             out[b + 8] = min(top_score, float(scores[s]))
         b += PER_SEAT
     return np.array(out, dtype=np.float32)
+
+
+class PlayLog:
+    """Who played what this round, for the observation option ``history=True``: the copies
+    of each card every seat has played face up since the round was dealt (a Four 99 is four
+    ONO 99s; a points-mode bust's thrown card counts, R-END-3). Public: every player saw
+    each of these cards played (R-SET-1); the environment records the actions it applies.
+
+    :meth:`vector` is observer-relative, like the seat blocks: block ``k`` is the seat
+    ``k`` places after the observer.
+
+    >>> from ono99 import Game
+    >>> g = Game("mattel2022", 2, seed=1)
+    >>> log = PlayLog(2)
+    >>> log.start(g.round)
+    >>> card = g.legal_actions()[0]
+    >>> _ = g.apply(card)
+    >>> log.record(0, card, g.round)
+    >>> int(log.vector(0)[card]), int(log.vector(1)[NUM_CARDS + card])
+    (1, 1)
+    """
+
+    __slots__ = ("n", "round", "counts", "_orders")
+
+    def __init__(self, players: int) -> None:
+        self.n = players
+        self.round = -1
+        self.counts = np.zeros((players, NUM_CARDS), dtype=np.float32)
+        self._orders = [
+            np.array([(s + k) % players for k in range(players)]) for s in range(players)
+        ]
+
+    def start(self, round_number: int) -> None:
+        """A new game (or round) numbered ``round_number``: nothing played yet."""
+        self.round = round_number
+        self.counts[:] = 0.0
+
+    def record(self, seat: int, action: int, round_after: int) -> None:
+        """``seat`` made ``action``; ``round_after`` is the game's round once it is made
+        (a move that ended the round leaves the new round empty)."""
+        if action == FOUR_99:
+            self.counts[seat, _C99] += 4.0  # four ONO 99 cards
+        elif action < NUM_CARDS:
+            self.counts[seat, action] += 1.0
+        if round_after != self.round:
+            self.start(round_after)
+
+    def vector(self, observer: int) -> Array:
+        """The counts, seat blocks relative to ``observer`` (float32)."""
+        out: Array = self.counts[self._orders[observer]].ravel()
+        return out
 
 
 def action_mask(view: PlayerView) -> Mask:

@@ -19,7 +19,15 @@ from typing import Any
 from ono99.bots import Bot, make_bot
 from ono99.cards import NUM_ACTIONS, action_code
 from ono99.envs._deps import missing
-from ono99.envs.encoding import action_mask, advance, bounds, encode, outcome, to_action
+from ono99.envs.encoding import (
+    PlayLog,
+    action_mask,
+    advance,
+    bounds,
+    encode,
+    outcome,
+    to_action,
+)
 from ono99.errors import IllegalAction
 from ono99.game import Game
 from ono99.rules import make_rules
@@ -69,6 +77,9 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
     among the losers. If the learner is out before the end, the bots play the
     game out within that step.
 
+    ``history=True`` appends who played what this round (every seat's face-up plays,
+    the bots' included: :class:`~ono99.envs.encoding.PlayLog`) to the observation.
+
     An illegal action changes nothing in the game. With ``illegal="lose"`` (the
     default) it ends the episode at once with reward -1 and the engine's one-line
     reason in ``info["illegal_action"]``; with ``illegal="raise"`` it raises
@@ -85,6 +96,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
         *,
         seat: int = 0,
         illegal: str = "lose",
+        history: bool = False,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -96,12 +108,16 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        if not isinstance(history, bool):
+            raise ValueError(f"history must be True or False, not {history!r}")
         self.illegal = illegal
+        self.history = history
+        self._log = PlayLog(players)
         self.render_mode = render_mode
         self.n = players
         self.seat = seat
         self.opponents = _opponent_names(opponents, players - 1)
-        low, high = bounds(self.rules, players)
+        low, high = bounds(self.rules, players, history)
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, dtype=np.float32),
@@ -138,6 +154,8 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
                 s: make_bot(name, self._draw_seed())
                 for s, name in zip(others, self.opponents, strict=True)
             }
+            advance(self.game)
+            self._log.start(self.game.round)
             self._play_bots()
             if not self.game.is_over:  # a game over before the learner's first turn is redealt
                 break
@@ -157,6 +175,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
                 raise IllegalAction(f"the bot in seat {seat} chose an illegal action {action!r}")
             game.apply(action)
             advance(game)
+            self._log.record(seat, action, game.round)
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The learner's legal actions now, as booleans (what sb3-contrib's MaskablePPO
@@ -168,7 +187,10 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
     def _observe(self) -> tuple[Obs, dict[str, Any]]:
         view = self.game.view(self.seat)
         mask = action_mask(view)
-        return {"observation": encode(view), "action_mask": mask}, {"action_mask": mask.copy()}
+        obs = encode(view)
+        if self.history:
+            obs = np.concatenate((obs, self._log.vector(self.seat)))
+        return {"observation": obs, "action_mask": mask}, {"action_mask": mask.copy()}
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """Make the learner's ``action`` (an action id), then let the bots play up to
@@ -189,6 +211,8 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             self._done = True
             return obs, -1.0, True, False, info
         self.game.apply(act)
+        advance(self.game)
+        self._log.record(self.seat, act, self.game.round)
         self._play_bots()
         obs, info = self._observe()
         over = self._done = self.game.is_over
