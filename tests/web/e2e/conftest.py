@@ -26,9 +26,12 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """A headless Chromium (one per test process)."""
+    """A headless Chromium, one per test module: Playwright's sync API keeps an event loop
+    running in the thread while it is open, and any asyncio test run after it in the same
+    process (the terminal game's, under xdist's work stealing) failed with "Runner.run()
+    cannot be called from a running event loop"."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
