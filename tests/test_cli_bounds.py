@@ -122,6 +122,7 @@ def _long_run(tmp_path: Path, command: str) -> tuple[subprocess.Popen[str], Path
     return proc, out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 @pytest.mark.parametrize(
     ("command", "sig", "status"),

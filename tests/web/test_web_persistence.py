@@ -53,6 +53,7 @@ def _stable(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k not in ("connected", "deadline", "away", "bots")}
 
 
+@pytest.mark.slow
 def test_kill_9_and_restart_loses_nothing(db_url: str, tmp_path: Path) -> None:
     """R-REC: the moves stored before each broadcast rebuild every table after kill -9."""
     log = tmp_path / "server.log"

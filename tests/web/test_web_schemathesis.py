@@ -58,6 +58,7 @@ QUICK = settings(
 )
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @QUICK
 def test_openapi(case: Any) -> None:
