@@ -113,27 +113,28 @@ async def test_page_keys_scroll_the_log_at_the_end_and_the_footer_says_only_thos
 
 
 async def test_play_again_passes_the_deal_to_the_left() -> None:
-    """R-SET-3: the first game's dealer is the last seat, so you start; each "play again"
+    """R-SET-3: the first game's dealer is the last seat, so you start; "play again"
     passes the deal one seat to the left, so the next player starts; the record keeps the
     dealer, and a seeded series goes on with the next seed."""
     settings = NewGame("mattel2022", 2, "random", seed=11)
     app = OnoApp(lambda k: settings.next_game(k).session() if k else settings.session(),
                  bot_delay=0.0, draw_window=0.002)  # fmt: skip
     async with app.run_test(size=SIZE) as pilot:
-        starters, dealers, seeds = [], [], []
-        for game in range(2):
-            await pilot.pause()
-            await play_to_the_end(app, pilot, seed=game)
-            record = app.session.record()
-            dealers.append(record["dealer"])
-            seeds.append(record["seed"])
-            start = Game(record["rules"], record["players"], seed=record["seed"],
-                         dealer=record["dealer"])  # fmt: skip
-            starters.append(start.to_move)
-            await pilot.press("p")
-        assert starters == [0, 1]
-        assert dealers == [1, 0]
-        assert seeds == [11, 12]
+        await pilot.pause()
+        await play_to_the_end(app, pilot, seed=0)
+        first = app.session.record()
+        await pilot.press("p")
+        await pilot.pause()
+        assert not app.session.is_over
+        app.session.abandon()  # as quitting does: its record (and dealer) can be read
+        second = app.session.record()
+    starters = [
+        Game(r["rules"], r["players"], seed=r["seed"], dealer=r["dealer"]).to_move
+        for r in (first, second)
+    ]
+    assert [first["dealer"], second["dealer"]] == [1, 0]
+    assert starters == [0, 1]
+    assert [first["seed"], second["seed"]] == [11, 12]
 
 
 @pytest.mark.parametrize("small", [(59, 20), (60, 19), (40, 10)])
