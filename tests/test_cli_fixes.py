@@ -107,7 +107,7 @@ def test_huge_integers_are_a_one_line_error(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("record", "words"),
     [
-        ({"players": 3, "seed": SEED_LIMIT}, "'seed' must be an integer from 0 to 2**256 - 1"),
+        ({"players": 3, "seed": SEED_LIMIT}, "'seed' must be an integer from 0 to 2²⁵⁶ - 1"),
         ({"players": 3, "seed": -1}, "not -1"),
         ({"players": 10**70}, "count from 2 to 8"),
         ({"players": 3, "dealer": 10**70}, "seat from 0 to 2"),
@@ -160,7 +160,7 @@ def test_seed_options_are_bounded_like_records(command: list[str]) -> None:
     """R-REC: ``--seed`` of play, arena and bench takes what a record's seed takes."""
     for bad in ("-1", str(SEED_LIMIT)):
         line = one_line_error(run(*command, "--seed", bad, stdin="quit\n"))
-        assert "--seed must be an integer from 0 to 2**256 - 1" in line
+        assert "--seed must be an integer from 0 to 2²⁵⁶ - 1" in line
 
 
 # ---------------------------------------------------------------- names and text

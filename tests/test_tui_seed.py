@@ -1,5 +1,5 @@
 """Issue 26: the new-game screen takes a seed as strictly as ``--seed`` and a record do
-(R-REC: a whole number from 0 to 2**256 - 1): -5 is refused (it was saved, then failed to
+(R-REC: a whole number from 0 to 2²⁵⁶ - 1): -5 is refused (it was saved, then failed to
 replay), a 38-digit seed can be typed whole, nothing is cut silently."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ async def test_new_game_screen_refuses_seeds_a_record_cannot_hold(bad: str) -> N
         await pilot.press(*bad, "enter")
         assert seed.value == bad  # typed whole, not cut
         assert app.screen is screen and app.session is s and STARTED == []
-        assert "from 0 to 2**256 - 1" in message(app)
+        assert "from 0 to 2²⁵⁶ - 1" in message(app)
 
 
 async def test_new_game_screen_takes_a_38_digit_seed() -> None:

@@ -149,7 +149,7 @@ def check_seed(seed: int, where: str = "seed") -> None:
     """Raise RecordError unless ``seed`` is an integer with 0 <= seed < 2**256 (R-REC)."""
     if not 0 <= seed < SEED_LIMIT:
         raise RecordError(
-            N_("{where} must be an integer from 0 to 2**256 - 1, not {value}"),
+            N_("{where} must be an integer from 0 to 2²⁵⁶ - 1, not {value}"),
             where=where, value=short_repr(seed),
         )  # fmt: skip
 

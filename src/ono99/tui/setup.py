@@ -282,7 +282,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             seed = int(seed_text) if digits else -1  # 2**256 has 78 digits
             if not 0 <= seed < SEED_LIMIT:
                 return _(
-                    "The seed must be a whole number from 0 to 2**256 - 1, or empty for a new "
+                    "The seed must be a whole number from 0 to 2²⁵⁶ - 1, or empty for a new "
                     "random deal."
                 )
         draw_seconds = self.current.draw_seconds
