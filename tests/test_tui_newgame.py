@@ -111,4 +111,4 @@ async def test_nothing_typed_is_cut(field: str, typed: str) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen) and STARTED == []
-        assert ("at most 1000000" if field == "set-target" else "2**256") in message(app)
+        assert ("at most 1000000" if field == "set-target" else "2²⁵⁶ - 1") in message(app)
