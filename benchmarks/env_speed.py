@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
 import json
 import os
 import platform
@@ -43,39 +42,23 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+
+from vs_rlcard import make_rlcard_runner  # benchmarks/ is on sys.path as the script's folder
 
 Runner = Callable[[float, int], tuple[int, float]]  # (seconds, seed) -> (steps, elapsed)
 
 
 def rlcard_runner(players: int) -> Runner | None:
-    try:
-        np = importlib.import_module("numpy")
-        rlcard = importlib.import_module("rlcard")
-        random_agent = importlib.import_module("rlcard.agents").RandomAgent
-    except ImportError:
+    """RLCard UNO's random games, as ``vs_rlcard.py`` plays them (None without rlcard)."""
+    run = make_rlcard_runner(players)
+    if run is None:
         return None
 
-    def run(seconds: float, seed: int) -> tuple[int, float]:
-        np.random.seed(seed)  # RandomAgent draws from numpy's global generator
-        env = rlcard.make("uno", config={"seed": seed, "game_num_players": players})
-        env.set_agents([random_agent(num_actions=env.num_actions) for _ in range(players)])
-        steps = 0
-        env_step = env.step
+    def steps(seconds: float, seed: int) -> tuple[int, float]:
+        r = run(seconds, seed)
+        return int(r["steps"]), float(r["seconds"])
 
-        def counted_step(action: Any, raw_action: bool = False) -> Any:
-            nonlocal steps
-            steps += 1
-            return env_step(action, raw_action)
-
-        env.step = counted_step  # env.run calls self.step once per decision
-        clock = time.perf_counter
-        start = clock()
-        while clock() - start < seconds:
-            env.run(is_training=False)
-        return steps, clock() - start
-
-    return run
+    return steps
 
 
 def aec_runner(rules: str, players: int, engine: str) -> Runner:

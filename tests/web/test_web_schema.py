@@ -73,15 +73,24 @@ def test_every_message_of_whole_games_fits_the_declaration(
 
 
 def test_a_key_the_declaration_lacks_or_misses_is_refused() -> None:
-    """The declaration is exact both ways: an extra key and a missing key both fail."""
-    view = {name: None for name in ViewOut.model_fields}
+    """R-SET-1: the declaration is exact both ways. A real view (a seat's view and the
+    table facts) validates; the same view with one key more, or with any one key left
+    out, is refused."""
+    from ono99.game import Game
+
+    view = Game("mattel2022", 3, seed=4).view(1).to_json()
+    view.update(phase="playing", connected=[True] * 3, bots=[False] * 3, away=[False] * 3,
+                deadline=None, moves=0)  # fmt: skip
+    ViewOut.model_validate(view)
     with pytest.raises(ValidationError, match="extra"):
-        EventOut.model_validate(
-            {"kind": "play", "seat": 0, "card": "7", "total": 7, "info": None, "text": None,
-             "secret": 1}
-        )  # fmt: skip
-    with pytest.raises(ValidationError):
-        ViewOut.model_validate({k: v for k, v in view.items() if k != "hand"})
+        ViewOut.model_validate({**view, "hands": [[], [], []]})
+    for key in view:
+        with pytest.raises(ValidationError, match=r"required|missing"):
+            ViewOut.model_validate({k: v for k, v in view.items() if k != key})
+    event = {"kind": "play", "seat": 0, "card": "7", "total": 7, "info": None, "text": None}
+    EventOut.model_validate(event)
+    with pytest.raises(ValidationError, match="extra"):
+        EventOut.model_validate({**event, "secret": 1})
 
 
 def _bullet(text: str, start: str) -> str:

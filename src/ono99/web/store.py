@@ -178,6 +178,11 @@ class StoredTable:
     #: move index -> the seat a bot played that move for
     by_bot: dict[int, int] = field(default_factory=dict)
 
+    def marked_moves(self, start: int = 0) -> list[tuple[str, int | None]]:
+        """The moves from index ``start`` on, each with the seat a bot played it for
+        (as ``Store.moves_since`` gives them)."""
+        return [(self.moves[i], self.by_bot.get(i)) for i in range(start, len(self.moves))]
+
 
 #: one stored move: (table id, move index, move code, version, game over, turn deadline,
 #: the seat a bot played it for or None)

@@ -102,7 +102,7 @@ class Table:
             assert st.names is not None
             game = self._new_game(st.names)
             # the engine replays a seeded game exactly
-            self._replay(game, [(m, st.by_bot.get(i)) for i, m in enumerate(st.moves)])
+            self._replay(game, st.marked_moves())
             self.game = game
 
     # ------------------------------------------------------------------ facts
@@ -626,8 +626,7 @@ class Table:
         g = self.game
         if g is not None and len(st.moves) > len(g.moves):
             after = g.copy(events=True)
-            done = len(g.moves)
-            self._replay(after, [(m, st.by_bot.get(i)) for i, m in enumerate(st.moves)][done:])
+            self._replay(after, st.marked_moves(len(g.moves)))
             self.game = after
             changed = game_changed = True
         if st.next_table is not None and self.next_table is None:
