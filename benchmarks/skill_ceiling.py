@@ -136,7 +136,7 @@ def play_bound_game(args: tuple[ArenaSpec, int]) -> GameResult:
         decisions += 1
     w = g.winner
     winners = tuple(w) if isinstance(w, list) else (w,) if w is not None else ()
-    places = tuple(1 if s in winners else 2 for s in range(spec.players))  # ratings only
+    places = tuple(1 if s in winners else 2 for s in range(spec.players))
     return GameResult(index, seating, winners, places, decisions, times)
 
 

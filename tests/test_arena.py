@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ono99.arena import make_spec, play_game, run_games, run_tournament, tally, wilson
-from ono99.arena.tournament import bot_seed, entry_names
+from ono99.arena.tournament import bot_seed, entry_names, t_quantile
 from ono99.cli import main
 
 
@@ -26,8 +26,11 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 def outcome(result: dict[str, Any]) -> dict[str, Any]:
     """What must not depend on backend or workers (decision times may)."""
     return {
-        name: (b["games"], b["wins"], b["win_rate"], b["ci95"], b["seats"], b["rating"])
-        for name, b in result["bots"].items()
+        "bots": {
+            name: (b["games"], b["wins"], b["win_rate"], b["ci95"], b["seats"])
+            for name, b in result["bots"].items()
+        },
+        "pairs": result["pairs"],
     }
 
 
@@ -55,8 +58,8 @@ def test_json_contract() -> None:
 def test_table_output_has_intervals_and_ratings() -> None:
     p = cli("arena", "--bots", "heuristic,greedy,random", "--games", "6", "--workers", "1")
     assert p.returncode == 0, p.stderr
-    assert "95% CI (Wilson)" in p.stdout and "rating (openskill)" in p.stdout
-    assert "heuristic" in p.stdout and "mu" in p.stdout
+    assert "95% CI (Wilson)" in p.stdout and "95% CI (paired t)" in p.stdout
+    assert "heuristic − greedy" in p.stdout and "greedy − random" in p.stdout
 
 
 @pytest.mark.parametrize(
@@ -155,11 +158,60 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
-def test_openskill_ratings_order_strong_above_weak() -> None:
-    res = run_tournament(["greedy", "random"], games=200, seed=4, workers=1)
-    r = {k: v["rating"] for k, v in res["bots"].items()}
-    assert r["greedy"]["mu"] > r["random"]["mu"]
-    assert all(v["sigma"] > 0 for v in r.values())
+def pair(result: dict[str, Any], a: str, b: str) -> dict[str, Any]:
+    return next(p for p in result["pairs"] if (p["a"], p["b"]) == (a, b))
+
+
+def test_a_bot_against_itself_gets_an_interval_around_zero() -> None:
+    """The paired interval of two copies of one bot (differently seeded) contains 0, and
+    the edge's sign follows the wins (the openskill rating this replaces ranked ``random``
+    below ``random#2`` after it won 2,068 games to 1,932)."""
+    res = run_tournament(["random"], players=2, games=200, seed=11, workers=1)
+    p = pair(res, "random", "random#2")
+    lo, hi = p["ci95"]
+    assert lo < 0 < hi
+    assert p["blocks"] == 100
+    assert lo == pytest.approx(p["diff"] - hi + p["diff"])  # symmetric about the edge
+    wins = res["bots"]["random"]["wins"] - res["bots"]["random#2"]["wins"]
+    assert p["diff"] == pytest.approx(wins / 200)  # one seat each: the difference of win rates
+    if wins:
+        assert (p["diff"] > 0) == (wins > 0)
+
+
+def test_a_stronger_bot_gets_an_interval_above_zero() -> None:
+    """heuristic against random, 60 games (30 deals): the whole interval is above 0, and the
+    interval is the t-interval of the per-block differences."""
+    res = run_tournament(["heuristic", "random"], players=2, games=60, seed=12, workers=1)
+    p = pair(res, "heuristic", "random")
+    lo, hi = p["ci95"]
+    assert 0 < lo < p["diff"] < hi
+    assert p["blocks"] == 30
+    half = 2.0452296421327034 * p["se"]  # t(0.975, 29)
+    assert (lo, hi) == pytest.approx((p["diff"] - half, p["diff"] + half), abs=1e-5)
+    assert p["z"] > 1.645
+
+
+def test_pairs_with_more_seats_than_bots_are_per_seat_held() -> None:
+    """a,b,a with 3 players: a holds two seats a game, so its win share is halved per seat;
+    a bot against a copy of itself in that line-up is still level."""
+    res = run_tournament(["random", "random"], players=3, games=300, seed=13, workers=1)
+    p = pair(res, "random", "random#2")
+    lo, hi = p["ci95"]
+    assert lo < 0 < hi
+
+
+def test_one_block_has_no_interval() -> None:
+    res = run_tournament(["greedy", "random"], games=2, seed=4, workers=1)
+    assert res["pairs"][0]["ci95"] is None and res["pairs"][0]["blocks"] == 1
+
+
+@pytest.mark.parametrize(
+    ("p", "df", "t"),
+    [(0.975, 1, 12.7062), (0.975, 2, 4.3027), (0.975, 29, 2.0452), (0.95, 5, 2.0150),
+     (0.975, 200, 1.9719), (0.975, 201, 1.9718), (0.975, 100_000, 1.9600)],
+)  # fmt: skip
+def test_t_quantiles_match_the_tables(p: float, df: int, t: float) -> None:
+    assert t_quantile(p, df) == pytest.approx(t, abs=1e-4)
 
 
 BOTS = ["ismcts:4", "heuristic", "greedy", "random"]

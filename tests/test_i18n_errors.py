@@ -316,10 +316,11 @@ ARENA_RESULT: dict[str, Any] = {
     "backend": "local", "workers": 2,
     "bots": {
         name: {"games": 20, "wins": w, "win_rate": w / 20, "ci95": [0.1, 0.9],
-               "decision_ms": {"p50": 0.01, "p99": 0.2},
-               "rating": {"mu": 25.0 + w, "sigma": 7.0, "ordinal": 4.0 + w}}
+               "decision_ms": {"p50": 0.01, "p99": 0.2}}
         for name, w in (("greedy", 14.0), ("random", 6.0))
     },
+    "pairs": [{"a": "greedy", "b": "random", "diff": 0.4, "se": 0.1, "ci95": [0.19, 0.61],
+               "z": 4.0, "blocks": 10}],
 }  # fmt: skip
 
 
@@ -329,7 +330,7 @@ def test_arena_table_headers_translated_and_aligned(lang: str, english: None) ->
     in terminal cells (Tamil, Burmese... take fewer cells than characters)."""
     i18n.set_language(lang)
     lines = _table(ARENA_RESULT).splitlines()
-    headers = ("bot", "games", "wins", "win rate", "95% CI (Wilson)", "rating (openskill)")
+    headers = ("bot", "games", "wins", "win rate", "95% CI (Wilson)", "95% CI (paired t)")
     for header in headers:
         assert i18n._(header) in "\n".join(lines)
     if lang != "en":
@@ -337,7 +338,7 @@ def test_arena_table_headers_translated_and_aligned(lang: str, english: None) ->
         assert tr(lang, "win rate") in lines[2]
     blank = [i for i, line in enumerate(lines) if not line]
     assert blank == [1, 5]
-    for block in (lines[2:5], lines[6:9]):
+    for block in (lines[2:5], lines[6:8]):
         widths = {cell_len(line) for line in block}
         assert len(widths) == 1, block  # right-aligned columns: every line as wide
     # the numbers of each bot end where their header ends

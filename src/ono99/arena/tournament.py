@@ -40,6 +40,7 @@ __all__ = [
     "play_games",
     "tally",
     "wilson",
+    "t_quantile",
     "bot_seed",
     "game_seed",
     "deal_game",
@@ -178,7 +179,7 @@ class GameResult:
     seating: tuple[int, ...]
     #: winning seats (several for a shared win)
     winners: tuple[int, ...]
-    #: finishing place per seat, 1 = winner (openskill ranks)
+    #: finishing place per seat, 1 = winner
     places: tuple[int, ...]
     decisions: int
     #: decision times in ms, per entry
@@ -284,12 +285,88 @@ def _percentile(sorted_xs: list[float], q: float) -> float:
     return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (k - lo)
 
 
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile (``p`` ≥ 0.5) of Student's t with ``df`` degrees of freedom.
+
+    Exact for ``df`` ≤ 200 (bisection on the closed form of the t distribution for whole
+    degrees of freedom, Abramowitz & Stegun 26.7.3–4), the Cornish–Fisher expansion above
+    (off by less than 1e-6 there); no SciPy in the core install.
+
+    >>> round(t_quantile(0.975, 1), 3), round(t_quantile(0.975, 10), 3)
+    (12.706, 2.228)
+    >>> round(t_quantile(0.975, 10_000), 3)
+    1.96
+    """
+    if df < 1 or not 0.5 <= p < 1:
+        raise ValueError(f"t_quantile needs df >= 1 and 0.5 <= p < 1, not df={df}, p={p}")
+    if df > 200:
+        z = _normal_quantile(p)
+        return (
+            z
+            + (z**3 + z) / (4 * df)
+            + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+        )
+    central = 2 * p - 1  # P(|T| <= t)
+    lo, hi = 0.0, 1.0
+    while _t_central(hi, df) < central:
+        hi *= 2
+    for _i in range(100):
+        mid = (lo + hi) / 2
+        if _t_central(mid, df) < central:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _t_central(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with a whole number ``df`` of degrees of freedom."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2 == 1:
+        term, acc = math.cos(theta), 0.0
+        if df > 1:
+            acc = term
+            for k in range(3, df - 1, 2):
+                term *= c2 * (k - 1) / k
+                acc += term
+        return (2 / math.pi) * (theta + math.sin(theta) * acc)
+    term, acc = 1.0, 1.0
+    for k in range(2, df - 1, 2):
+        term *= c2 * (k - 1) / k
+        acc += term
+    return math.sin(theta) * acc
+
+
+def _normal_quantile(p: float) -> float:
+    """The standard normal quantile (bisection on ``erf``; p in (0, 1))."""
+    lo, hi = -40.0, 40.0
+    for _i in range(200):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def _pairs(
     spec: ArenaSpec, results: Sequence[GameResult], seats: list[list[int]]
 ) -> list[dict[str, Any]]:
-    """Every pair of entries compared block by block (duplicate format): the mean over
-    rotation blocks of the difference of their win shares per seat held, its standard
-    error and z = diff / se. z > 1.645: the first is stronger with 95 % confidence."""
+    """Every pair of entries compared block by block (duplicate format).
+
+    A block is the ``players`` games of one deal, every entry in every seat, so each block
+    gives one paired difference: entry a's win share per game per seat held minus b's.
+    Blocks are independent (fresh deals), so their mean difference ``diff`` has the standard
+    error ``se`` = sd / √blocks, and ``ci95`` is the t-interval diff ± t(0.975, blocks − 1)
+    × se. Why a t-interval over blocks and not a bootstrap: the blocks are the independent
+    units (games of one block share a deal), the interval is deterministic (no resampling
+    seed), exact when the differences are normal and close to it otherwise with the dozens of
+    blocks a tournament has, where a percentile bootstrap covers too little; and it pools
+    across parts from ``diff``, ``se`` and ``blocks`` alone (benchmarks/pool_runs.py).
+    ``z`` = diff / se (the t statistic): z > 1.645 says a is stronger at one-sided 95 %.
+    With fewer than two blocks there is no interval (``ci95`` is null)."""
     k = len(spec.names)
     per_seat = [max(1, sum(seats[e])) for e in range(k)]
     n_games = max(1, len(results))
@@ -314,12 +391,17 @@ def _pairs(
             mean = sum(ds) / m if m else 0.0
             var = sum((d - mean) ** 2 for d in ds) / (m - 1) if m > 1 else 0.0
             se = math.sqrt(var / m) if m else 0.0
+            ci: list[float] | None = None
+            if m > 1:
+                half = t_quantile(0.975, m - 1) * se
+                ci = [round(mean - half, 6), round(mean + half, 6)]
             out.append(
                 {
                     "a": spec.names[a],
                     "b": spec.names[b],
                     "diff": round(mean, 6),
                     "se": round(se, 6),
+                    "ci95": ci,
                     "z": round(mean / se, 3) if se > 0 else None,
                     "blocks": m,
                 }
@@ -331,18 +413,14 @@ def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
     """The tournament's JSON result (CONTRACTS.md ``ono99 arena --json``) from the games'
     results, in game order: per bot games, wins (a shared win counts 1/k), win rate,
     Wilson 95 % interval, decision time percentiles (every call of ``act`` except
-    draws, forced moves included), games per seat, openskill (Plackett–Luce) rating;
-    and ``pairs``, the block-paired comparison of every two entries."""
-    from openskill.models import PlackettLuce
-
+    draws, forced moves included), games per seat; and ``pairs``, the block-paired
+    comparison of every two entries with its 95 % interval (:func:`_pairs`)."""
     results = sorted(results, key=lambda r: r.index)
     k = len(spec.names)
     games = [0] * k
     wins = [0.0] * k
     seats = [[0] * spec.players for _ in range(k)]
     times: list[list[float]] = [[] for _ in range(k)]
-    model = PlackettLuce()
-    ratings = [model.rating(name=name) for name in spec.names]
     decisions = 0
     for r in results:
         decisions += r.decisions
@@ -355,11 +433,6 @@ def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
             wins[r.seating[s]] += 1.0 / len(r.winners)
         for e, ts in r.times.items():
             times[e].extend(ts)
-        # an entry holding several seats is ranked by its best seat
-        best = {e: min(p for s, p in enumerate(r.places) if r.seating[s] == e) for e in present}
-        new = model.rate([[ratings[e]] for e in present], ranks=[float(best[e]) for e in present])
-        for e, team in zip(present, new, strict=True):
-            ratings[e] = team[0]
     bots: dict[str, Any] = {}
     for e, name in enumerate(spec.names):
         n = games[e]
@@ -377,11 +450,6 @@ def tally(spec: ArenaSpec, results: Sequence[GameResult]) -> dict[str, Any]:
                 "decisions": len(ts),
             },
             "seats": seats[e],
-            "rating": {
-                "mu": round(ratings[e].mu, 4),
-                "sigma": round(ratings[e].sigma, 4),
-                "ordinal": round(ratings[e].ordinal(), 4),
-            },
         }
     return {
         "bots": bots,

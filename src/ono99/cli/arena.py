@@ -71,18 +71,22 @@ def _table(result: dict[str, Any]) -> str:
              f"{b['decision_ms']['p99']:.2f}"]
         )  # fmt: skip
     lines += _columns(rows, [20, 6, 9, 9, 17, 8, 8])
-    # TRANSLATORS: OpenSkill rating columns; mu and sigma are the Greek letters'
-    # names (the rating and its uncertainty), ordinal = mu - 3 sigma
-    rows = [[_("rating (openskill)"), "mu", "sigma", _("ordinal")]]
-    for name, b in sorted(bots.items(), key=lambda kv: -kv[1]["rating"]["ordinal"]):
-        r = b["rating"]
-        rows.append([name, f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"])
-    lines += ["", *_columns(rows, [20, 8, 8, 8])]
+    # TRANSLATORS: columns of the arena's paired comparison; "pair" is
+    # "bot a − bot b"; the edge is a's win share per seat held minus b's,
+    # averaged over blocks (the games of one deal, every bot in every
+    # seat); the interval is Student's t interval over those blocks
+    rows = [[_("pair"), _("edge per seat"), _("95% CI (paired t)"), _("blocks")]]
+    for p in result.get("pairs", []):
+        ci = p["ci95"]
+        interval = "—" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+        rows.append([f"{p['a']} − {p['b']}", f"{p['diff']:+.3f}", interval, str(p["blocks"])])
+    if len(rows) > 1:
+        lines += ["", *_columns(rows, [20, 8, 17, 6])]
     return "\n".join(lines)
 
 
 @app.command(
-    help=_("Play bots against each other with rotated seats; win rates, 95% CIs, ratings.")
+    help=_("Play bots against each other with rotated seats; win rates, 95% CIs, paired edges.")
 )
 def arena(
     bots: Annotated[
@@ -119,12 +123,17 @@ def arena(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
 ) -> None:
-    """Play bots against each other with rotated seats; win rates, 95% CIs, ratings."""
+    """Play bots against each other with rotated seats; win rates, 95% CIs, paired edges."""
     if backend not in ("local", "ray"):
         raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
     check_workers(workers)
     from ono99.arena import RayMissing, make_spec, run_games, tally
 
+    if any(b.strip().startswith("policy:") for b in bots.split(",")):
+        try:  # registers policy:PATH, a learned policy (docs/learning.md)
+            import ono99.envs.policy  # noqa: F401
+        except ImportError as e:
+            raise fail(str(e)) from None
     try:
         check_seed_option(seed)
         spec = make_spec(bots.split(","), players, rules, parse_options(option), games, seed)
