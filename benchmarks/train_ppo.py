@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Masked PPO on the fast simulator, one learner against bots (issue 25; docs/learning.md).
+
+    nice -n 10 python benchmarks/train_ppo.py train --seed 2501 --steps 3000000 \\
+        --out benchmarks/results/ppo/m2-heuristic-2501
+    python benchmarks/train_ppo.py plot benchmarks/results/ppo/m2-heuristic-* \\
+        --svg docs/images/ppo-m2-heuristic.svg
+
+``train`` plays ``OpponentVecEnv`` (``ono99.envs.fast_vec``): the learner in every seat
+(one environment per seat, so one policy learns every seat), the bots inside the compiled
+step. PPO as in CleanRL's ``ppo.py``: clipped surrogate, GAE, value loss, entropy bonus,
+advantages normalised per minibatch, the learning rate annealed to 0; illegal actions get
+a logit of -1e8, so the policy only ever samples legal ones. Torch on the CPU, one thread.
+
+Every ``--eval-every`` steps (and at 0 and the end) the policy, playing its highest logit,
+is evaluated on fixed deals (``--eval-seed``, the same for every run and every point of a
+curve): each deal played once with the learner in every seat, against each of
+``--eval-opponents``, inside the same fast environment. A deal is a paired block, as in
+the arena: the edge is the learner's win share per seat minus the bots' per seat, with a
+t-interval over deals (``ono99.arena.tournament.t_quantile``).
+
+``DIR`` gets ``config.json``, ``curve.json`` (one entry per evaluation) and ``policy.npz``
+(the final policy, for ``ono99.envs.policy``: ``policy:DIR/policy.npz`` in the arena).
+Torch is needed for ``train`` only (``pip install torch``; it is no dependency of ono99).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ono99.arena.tournament import t_quantile, wilson
+from ono99.envs.encoding import bounds, obs_size
+from ono99.envs.fast_vec import OpponentVecEnv
+from ono99.envs.policy import MLPPolicy
+from ono99.rules import make_rules
+
+F32 = npt.NDArray[np.float32]
+#: the evaluation deals: far from every training run's deals (seed × 10¹⁰ + seat × 10⁹ + i)
+EVAL_SEED = 9_000_000_000_000
+
+
+@dataclass
+class Config:
+    seed: int
+    rules: str = "mattel2022"
+    players: int = 2
+    opponents: str = "heuristic"
+    options: dict[str, Any] = field(default_factory=dict)
+    #: total learner decisions to train on
+    steps: int = 3_000_000
+    #: rows per learner seat (the batch of each OpponentVecEnv)
+    rows: int = 128
+    #: decisions per row in one rollout
+    rollout: int = 64
+    epochs: int = 4
+    minibatches: int = 4
+    lr: float = 3e-4
+    gamma: float = 0.995
+    lam: float = 0.95
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    hidden: tuple[int, ...] = (256, 256)
+    eval_every: int = 250_000
+    eval_deals: int = 1000
+    eval_seed: int = EVAL_SEED
+    eval_opponents: tuple[str, ...] = ("heuristic", "greedy", "random")
+
+
+def obs_scale(cfg: Config) -> F32:
+    """What each observation entry is divided by: the Box's largest magnitude
+    (``ono99.envs.encoding.bounds``), so every input lies in [-1, 1]."""
+    low, high = bounds(make_rules(cfg.rules, cfg.options), cfg.players)
+    return np.maximum(np.maximum(np.abs(low), np.abs(high)), 1.0).astype(np.float32)
+
+
+def evaluate(
+    policy: MLPPolicy, cfg: Config, opponents: str, deals: int, seed: int
+) -> dict[str, Any]:
+    """Deals ``seed + 0 … deals − 1``, each played once with the policy (highest logit)
+    in every seat against ``opponents``: win rate with Wilson's interval, and the paired
+    edge per deal with its t-interval."""
+    n = cfg.players
+    share = np.zeros((n, deals))  # the learner's win share in deal d, seat s
+    for seat in range(n):
+        env = OpponentVecEnv(
+            cfg.rules, n, deals, opponents=opponents, seat=seat, seed=seed, **cfg.options
+        )
+        step = env.reset()
+        # rows start with games 0 … deals − 1 (the deals); a row's later games are ignored
+        assert (env.game_ids[:deals] == np.arange(deals)).all()
+        live = np.ones(deals, bool)
+        while live.any():
+            step = env.step(policy.act(step.obs, step.mask))
+            ended = live & step.done
+            share[seat, ended] = np.maximum(step.rewards[ended, seat], 0.0)
+            live &= ~step.done
+    games = n * deals
+    wins = float(share.sum())
+    lo, hi = wilson(wins, games)
+    # a deal's edge: the learner's win share per seat minus the bots' (n − 1 seats)
+    edge = share.mean(axis=0) - (1.0 - share.mean(axis=0)) / (n - 1)
+    mean = float(edge.mean())
+    se = float(edge.std(ddof=1) / math.sqrt(deals))
+    half = t_quantile(0.975, deals - 1) * se
+    return {
+        "opponents": opponents,
+        "games": games,
+        "win_rate": round(wins / games, 6),
+        "ci95": [round(lo, 6), round(hi, 6)],
+        "edge": round(mean, 6),
+        "edge_ci95": [round(mean - half, 6), round(mean + half, 6)],
+    }
+
+
+def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]:
+    """Train with ``cfg``; write ``out``/config.json, curve.json, policy.npz; return the
+    curve."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(1)
+    torch.manual_seed(cfg.seed)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1) + "\n")
+    n_in = obs_size(cfg.players)
+    scale = torch.from_numpy(obs_scale(cfg))
+
+    def mlp(outputs: int) -> nn.Sequential:
+        layers: list[nn.Module] = []
+        width = n_in
+        for h in cfg.hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        layers.append(nn.Linear(width, outputs))
+        return nn.Sequential(*layers)
+
+    actor, critic = mlp(18), mlp(1)
+    params = [*actor.parameters(), *critic.parameters()]
+    optim = torch.optim.Adam(params, lr=cfg.lr, eps=1e-5)
+
+    def export() -> MLPPolicy:
+        linears = [m for m in actor if isinstance(m, nn.Linear)]
+        weights = [
+            (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears
+        ]
+        meta = {"rules": cfg.rules, "players": cfg.players, "options": cfg.options,
+                "obs_size": n_in, "trained_against": cfg.opponents, "seed": cfg.seed}  # fmt: skip
+        return MLPPolicy(weights, scale.numpy(), meta)
+
+    envs = [
+        OpponentVecEnv(
+            cfg.rules,
+            cfg.players,
+            cfg.rows,
+            opponents=cfg.opponents,
+            seat=s,
+            seed=cfg.seed * 10**10 + s * 10**9,
+            **cfg.options,
+        )
+        for s in range(cfg.players)
+    ]
+    steps_ = [e.reset() for e in envs]
+    rows = cfg.rows * cfg.players
+    T = cfg.rollout
+    obs_buf = torch.zeros((T, rows, n_in))
+    mask_buf = torch.zeros((T, rows, 18), dtype=torch.bool)
+    act_buf = torch.zeros((T, rows), dtype=torch.long)
+    logp_buf = torch.zeros((T, rows))
+    val_buf = torch.zeros((T, rows))
+    rew_buf = torch.zeros((T, rows))
+    done_buf = torch.zeros((T, rows))
+
+    def current() -> tuple[torch.Tensor, torch.Tensor]:
+        o = np.concatenate([s.obs for s in steps_])
+        m = np.concatenate([s.mask for s in steps_])
+        return torch.from_numpy(o) / scale, torch.from_numpy(m > 0)
+
+    def log_probs(o: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+        """Log-probabilities of every action; an illegal one's probability is exactly 0."""
+        return torch.log_softmax(actor(o).masked_fill(~m, -1e8), dim=-1)
+
+    curve: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    train_s = 0.0
+
+    def checkpoint(done_steps: int, stats: dict[str, float]) -> None:
+        policy = export()
+        t0 = time.perf_counter()
+        evals = [
+            evaluate(policy, cfg, opp, cfg.eval_deals, cfg.eval_seed) for opp in cfg.eval_opponents
+        ]
+        entry = {"steps": done_steps, "train_seconds": round(train_s, 1),
+                 "eval_seconds": round(time.perf_counter() - t0, 1), **stats, "eval": evals}  # fmt: skip
+        curve.append(entry)
+        (out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n")
+        policy.save(out / "policy.npz")
+        shown = ", ".join(f"{e['opponents']} {e['win_rate']:.3f}" for e in evals)
+        print(f"[seed {cfg.seed}] {done_steps:>9} steps {train_s:7.0f} s: {shown}", file=log)
+
+    checkpoint(0, {})
+    done_steps = 0
+    updates = math.ceil(cfg.steps / (rows * T))
+    next_eval = cfg.eval_every
+    for update in range(updates):
+        t_update = time.perf_counter()
+        for g in optim.param_groups:
+            g["lr"] = cfg.lr * (1.0 - update / updates)
+        o, m = current()
+        for t in range(T):
+            with torch.no_grad():
+                lp = log_probs(o, m)
+                a = torch.multinomial(lp.exp(), 1).squeeze(-1)
+                obs_buf[t], mask_buf[t], act_buf[t] = o, m, a
+                logp_buf[t] = lp.gather(1, a[:, None]).squeeze(-1)
+                val_buf[t] = critic(o).squeeze(-1)
+            acts = a.numpy()
+            r, dn = [], []
+            for k, env in enumerate(envs):
+                s = env.step(acts[k * cfg.rows : (k + 1) * cfg.rows])
+                steps_[k] = s
+                r.append(np.where(s.done, s.rewards[:, env.seat], 0.0))
+                dn.append(s.done)
+            rew_buf[t] = torch.from_numpy(np.concatenate(r).astype(np.float32))
+            done_buf[t] = torch.from_numpy(np.concatenate(dn).astype(np.float32))
+            o, m = current()
+        with torch.no_grad():
+            next_val = critic(o).squeeze(-1)
+            adv = torch.zeros((T, rows))
+            gae = torch.zeros(rows)
+            for t in reversed(range(T)):
+                nonterminal = 1.0 - done_buf[t]
+                nv = next_val if t == T - 1 else val_buf[t + 1]
+                delta = rew_buf[t] + cfg.gamma * nv * nonterminal - val_buf[t]
+                gae = delta + cfg.gamma * cfg.lam * nonterminal * gae
+                adv[t] = gae
+            ret = adv + val_buf
+        b_obs, b_mask = obs_buf.reshape(-1, n_in), mask_buf.reshape(-1, 18)
+        b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
+        b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
+        n = b_obs.shape[0]
+        size = n // cfg.minibatches
+        losses, clipfracs, entropies = [], [], []
+        for _epoch in range(cfg.epochs):
+            perm = torch.randperm(n)
+            for i in range(cfg.minibatches):
+                idx = perm[i * size : (i + 1) * size]
+                lp = log_probs(b_obs[idx], b_mask[idx])
+                logp = lp.gather(1, b_act[idx, None]).squeeze(-1)
+                ratio = (logp - b_logp[idx]).exp()
+                mb_adv = b_adv[idx]
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                pg = torch.max(-mb_adv * ratio, -mb_adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip))
+                v = critic(b_obs[idx]).squeeze(-1)
+                v_loss = 0.5 * ((v - b_ret[idx]) ** 2).mean()
+                entropy = -(lp.exp() * lp).sum(-1).mean()
+                loss = pg.mean() + cfg.vf_coef * v_loss - cfg.ent_coef * entropy
+                optim.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+                optim.step()
+                losses.append(loss.item())
+                entropies.append(entropy.item())
+                clipfracs.append(((ratio - 1).abs() > cfg.clip).float().mean().item())
+        done_steps += rows * T
+        train_s += time.perf_counter() - t_update
+        if done_steps >= next_eval or update == updates - 1:
+            next_eval += cfg.eval_every
+            episodes = float(done_buf.sum())
+            stats = {
+                "loss": round(float(np.mean(losses)), 5),
+                "entropy": round(float(np.mean(entropies)), 5),
+                "clipfrac": round(float(np.mean(clipfracs)), 5),
+                "train_reward": round(float(rew_buf.sum()) / max(episodes, 1.0), 5),
+            }
+            checkpoint(done_steps, stats)
+    total = time.perf_counter() - start
+    print(f"[seed {cfg.seed}] done: {done_steps} steps, {total:.0f} s in all", file=log)
+    return curve
+
+
+def plot(dirs: Sequence[Path], svg: Path, title: str | None = None) -> None:
+    """Learning curves of several runs (one line per seed and evaluation opponent, with
+    its 95 % interval as a band) into one SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = [(json.loads((d / "config.json").read_text()), json.loads((d / "curve.json").read_text()))
+            for d in dirs]  # fmt: skip
+    opponents = runs[0][0]["eval_opponents"]
+    fig, axes = plt.subplots(1, len(opponents), figsize=(4.2 * len(opponents), 3.6), sharey=False)
+    axes = np.atleast_1d(axes)
+    for ax, opp in zip(axes, opponents, strict=True):
+        for cfg, curve in runs:
+            xs = [e["steps"] / 1e6 for e in curve]
+            ev = [next(x for x in e["eval"] if x["opponents"] == opp) for e in curve]
+            ys = [x["win_rate"] for x in ev]
+            line = ax.plot(xs, ys, marker=".", label=f"seed {cfg['seed']}")[0]
+            ax.fill_between(xs, [x["ci95"][0] for x in ev], [x["ci95"][1] for x in ev],
+                            color=line.get_color(), alpha=0.15, linewidth=0)  # fmt: skip
+        ax.axhline(1.0 / runs[0][0]["players"], color="grey", linestyle=":", linewidth=1)
+        ax.set_title(f"against {opp}")
+        ax.set_xlabel("learner decisions (millions)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("win rate (evaluation deals)")
+    axes[0].legend(fontsize=8)
+    cfg0 = runs[0][0]
+    fig.suptitle(title or f"PPO, {cfg0['rules']}, {cfg0['players']} players, "
+                 f"trained against {cfg0['opponents']}", fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    svg.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(svg, format="svg", metadata={"Date": None})
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("train", help="train one run")
+    t.add_argument("--seed", type=int, required=True, help="the run's seed (fix it beforehand)")
+    t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--rules", default="mattel2022")
+    t.add_argument("--players", type=int, default=2)
+    t.add_argument("--opponents", default="heuristic")
+    t.add_argument("--steps", type=int, default=Config.steps)
+    t.add_argument("--rows", type=int, default=Config.rows)
+    t.add_argument("--rollout", type=int, default=Config.rollout)
+    t.add_argument("--hidden", default="256,256")
+    t.add_argument("--lr", type=float, default=Config.lr)
+    t.add_argument("--ent-coef", type=float, default=Config.ent_coef)
+    t.add_argument("--eval-every", type=int, default=Config.eval_every)
+    t.add_argument("--eval-deals", type=int, default=Config.eval_deals)
+    t.add_argument("--eval-seed", type=int, default=EVAL_SEED)
+    t.add_argument("--eval-opponents", default="heuristic,greedy,random")
+    p = sub.add_parser("plot", help="learning curves of runs into an SVG")
+    p.add_argument("dirs", type=Path, nargs="+")
+    p.add_argument("--svg", type=Path, required=True)
+    p.add_argument("--title")
+    args = ap.parse_args(argv)
+    if args.cmd == "plot":
+        plot(args.dirs, args.svg, args.title)
+        return 0
+    cfg = Config(
+        seed=args.seed, rules=args.rules, players=args.players, opponents=args.opponents,
+        steps=args.steps, rows=args.rows, rollout=args.rollout,
+        hidden=tuple(int(h) for h in args.hidden.split(",")), lr=args.lr,
+        ent_coef=args.ent_coef, eval_every=args.eval_every, eval_deals=args.eval_deals,
+        eval_seed=args.eval_seed, eval_opponents=tuple(args.eval_opponents.split(",")),
+    )  # fmt: skip
+    train(cfg, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

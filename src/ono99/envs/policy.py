@@ -1,0 +1,137 @@
+"""A learned policy as a bot: a small masked MLP evaluated with NumPy.
+
+The training script (``benchmarks/train_ppo.py``, torch) writes a policy as one ``.npz``
+file; this module reads it and plays it, with NumPy only (the ``rl`` extra), so a trained
+policy plays wherever the environments run, without torch. The bot reads its seat's
+:class:`~ono99.view.PlayerView` through :func:`ono99.envs.encoding.encode` (the vector
+the policy was trained on, docs/envs.md) and plays the legal action of highest logit.
+
+``import ono99.envs.policy`` registers the bot name ``policy:PATH`` with
+:func:`ono99.bots.make_bot`, so the arena plays a saved policy like any bot::
+
+    import ono99.envs.policy
+    from ono99.arena import run_tournament
+    run_tournament(["policy:ppo.npz", "heuristic"], games=400, seed=1)
+
+A file holds ``w0, b0, w1, b1, …`` (layer ``k``: ``x @ w{k} + b{k}``, ReLU between
+layers, the last layer's 18 outputs the logits), ``scale`` (the observation is divided by
+it before the first layer) and ``meta``, a JSON object with at least ``rules``,
+``players`` and ``obs_size``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ono99.bots.base import Bot, register_param
+from ono99.cards import NUM_ACTIONS
+from ono99.envs._deps import missing
+from ono99.view import PlayerView
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as e:  # pragma: no cover - the rl extra is installed in tests
+    raise missing(__name__, e) from None
+
+from ono99.envs.encoding import encode
+
+__all__ = ["MLPPolicy", "PolicyBot"]
+
+F32 = npt.NDArray[np.float32]
+
+
+class MLPPolicy:
+    """The weights of a masked MLP policy, evaluated with NumPy (float32)."""
+
+    def __init__(self, weights: list[tuple[F32, F32]], scale: F32, meta: Mapping[str, Any]) -> None:
+        if not weights or weights[-1][0].shape[1] != NUM_ACTIONS:
+            raise ValueError(f"the last layer must have {NUM_ACTIONS} outputs")
+        if weights[0][0].shape[0] != scale.shape[0]:
+            raise ValueError("the first layer and the scale differ in length")
+        self.weights = [
+            (np.ascontiguousarray(w, np.float32), np.ascontiguousarray(b, np.float32))
+            for w, b in weights
+        ]
+        self.scale = np.ascontiguousarray(scale, np.float32)
+        self.meta = dict(meta)
+
+    @classmethod
+    def load(cls, path: str | Path) -> MLPPolicy:
+        """Read a policy file (raises :class:`ValueError`, one line, for a bad file)."""
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                layers = []
+                k = 0
+                while f"w{k}" in f:
+                    layers.append((f[f"w{k}"], f[f"b{k}"]))
+                    k += 1
+                scale = f["scale"]
+                meta = json.loads(str(f["meta"]))
+            return cls(layers, scale, meta)
+        except (OSError, KeyError, ValueError) as e:
+            raise ValueError(f"cannot read the policy file {path}: {e}") from None
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, Any] = {}
+        for k, (w, b) in enumerate(self.weights):
+            arrays[f"w{k}"], arrays[f"b{k}"] = w, b
+        arrays["scale"] = self.scale
+        arrays["meta"] = np.array(json.dumps(self.meta, sort_keys=True))
+        with open(path, "wb") as f:
+            np.savez(f, **arrays)
+
+    def logits(self, obs: npt.NDArray[Any]) -> F32:
+        """The logits of a batch of observations (rows) or of one observation."""
+        x = np.asarray(obs, np.float32) / self.scale
+        last = len(self.weights) - 1
+        for k, (w, b) in enumerate(self.weights):
+            x = x @ w + b
+            if k < last:
+                np.maximum(x, 0.0, out=x)
+        return x
+
+    def act(self, obs: npt.NDArray[Any], mask: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        """The legal action of highest logit in every row (``mask``: 1 = legal)."""
+        logits = self.logits(obs)
+        masked = np.where(np.asarray(mask) > 0, logits, -np.inf)
+        return np.asarray(masked.argmax(axis=-1), np.int64)
+
+
+class PolicyBot(Bot):
+    """Plays a :class:`MLPPolicy`: the legal action of highest logit for its view."""
+
+    name = "policy"
+
+    def __init__(self, policy: MLPPolicy) -> None:
+        self.policy = policy
+
+    def act(self, view: PlayerView) -> int:
+        legal = view.legal
+        if len(legal) == 1:  # forced: no need to ask the network
+            return int(legal[0])
+        obs = encode(view)
+        if obs.shape[0] != self.policy.scale.shape[0]:
+            raise ValueError(
+                f"this policy reads {self.policy.scale.shape[0]} observation entries, not"
+                f" {obs.shape[0]}: it was trained for {self.policy.meta.get('players')} players"
+            )
+        logits = self.policy.logits(obs)
+        return int(max(legal, key=lambda a: float(logits[a])))
+
+
+#: policies read once per process (the arena makes a bot per seat and game)
+_LOADED: dict[str, MLPPolicy] = {}
+
+
+@register_param("policy")
+def _policy_bot(seed: int, path: str) -> Bot:
+    """``policy:PATH``: the policy saved at PATH (the seed is unused: it plays its
+    highest logit)."""
+    policy = _LOADED.get(path)
+    if policy is None:
+        policy = _LOADED[path] = MLPPolicy.load(path)
+    return PolicyBot(policy)

@@ -1,0 +1,84 @@
+"""benchmarks/train_ppo.py: a tiny PPO run on the fast simulator (torch, CPU).
+
+CI installs torch (.ci/run), and there this test must run: it skips only outside CI when
+torch is missing (torch is no dependency of ono99, docs/learning.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+if os.environ.get("CI"):
+    import torch  # noqa: F401  (CI installs it: a missing torch fails here, never skips)
+else:
+    pytest.importorskip("torch")
+
+from ono99.arena import run_tournament
+from ono99.envs.policy import MLPPolicy
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "train_ppo.py"
+
+
+def script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_train_ppo", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_tiny_run_has_finite_losses_and_plays_only_legal_actions(tmp_path: Path) -> None:
+    """A few hundred decisions: every update's loss is finite, the curve has its points,
+    the saved policy plays arena games (legal only: the arena and the fast environment
+    raise IllegalAction on any other), and the evaluation's intervals hold its win rate."""
+    ppo = script()
+    cfg = ppo.Config(
+        seed=7, players=3, opponents="greedy,random", steps=384, rows=8, rollout=8,
+        hidden=(16,), eval_every=192, eval_deals=12, eval_opponents=("greedy",),
+    )  # fmt: skip
+    curve = ppo.train(cfg, tmp_path)
+    assert [e["steps"] for e in curve] == [0, 192, 384]
+    for e in curve[1:]:
+        assert math.isfinite(e["loss"]) and e["entropy"] > 0
+    for e in curve:
+        (ev,) = e["eval"]
+        assert ev["games"] == 36
+        lo, hi = ev["ci95"]
+        assert lo <= ev["win_rate"] <= hi
+        elo, ehi = ev["edge_ci95"]
+        assert elo <= ev["edge"] <= ehi
+    assert json.loads((tmp_path / "curve.json").read_text()) == curve
+    policy = MLPPolicy.load(tmp_path / "policy.npz")
+    assert policy.meta["players"] == 3
+    import ono99.envs.policy  # noqa: F401  (registers policy:PATH)
+
+    res = run_tournament([f"policy:{tmp_path / 'policy.npz'}", "greedy", "random"], games=6,
+                         seed=1, workers=1)  # fmt: skip
+    assert sum(b["wins"] for b in res["bots"].values()) == pytest.approx(6)
+
+
+def test_evaluation_deals_are_fixed_and_paired() -> None:
+    """The same policy on the same deals gives the same figures; every deal is played in
+    every seat (two games a deal with two players)."""
+    ppo = script()
+    cfg = ppo.Config(seed=1, players=2)
+    rng = np.random.default_rng(0)
+    n = 54 + 9 * 2
+    pol = MLPPolicy(
+        [(rng.normal(size=(n, 18)).astype(np.float32), np.zeros(18, np.float32))],
+        ppo.obs_scale(cfg), {"players": 2},
+    )  # fmt: skip
+    a = ppo.evaluate(pol, cfg, "random", 40, 5)
+    b = ppo.evaluate(pol, cfg, "random", 40, 5)
+    assert a == b and a["games"] == 80
+    # two players: the edge is twice the win rate minus one
+    assert a["edge"] == pytest.approx(2 * a["win_rate"] - 1, abs=1e-5)
