@@ -35,3 +35,38 @@ def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
     done = subprocess.run([exe, "--config", str(config), "--no-cache"], cwd=REPO,
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert done.returncode != 0 and "BROKEN" in done.stdout
+
+
+def _private_imports(root: Path) -> list[str]:
+    """``from ono99.x import _name`` and ``module._name`` across modules (gettext's ``_``
+    is the one shared underscore name)."""
+    import ast
+
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = {"k"}  # `from ono99.fast import core as k` and the like
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ono99"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and alias.name != "_":
+                        found.append(f"{path.name}:{node.lineno} imports {alias.name}")
+                    modules.add(alias.asname or alias.name)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.append(f"{path.name}:{node.lineno} uses {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names(tmp_path: Path) -> None:
+    """What one module shares with another is in its public names (issue 23); the check
+    itself finds a planted private import."""
+    assert _private_imports(REPO / "src" / "ono99") == []
+    (tmp_path / "m.py").write_text("from ono99.game import _rng\n", encoding="utf-8")
+    assert _private_imports(tmp_path) == ["m.py:1 imports _rng"]

@@ -5,7 +5,7 @@ Python between its worlds.
 :meth:`ISMCTSBot.search <ono99.bots.ismcts.ISMCTSBot.search>` with ``rollout="heuristic"``
 takes, for each of its worlds, a world read from the others' plays
 (:class:`~ono99.bots.inference.HandTracker`, or the plain belief), then plays every root
-action out with the heuristic (:func:`~ono99.bots.fast_rollout._rollout`), and keeps the
+action out with the heuristic (:func:`~ono99.bots.fast_rollout.play_out`), and keeps the
 paired statistics. Its parts were already compiled one by one (the tracker's tries in
 :mod:`ono99.bots.fast_inference`, the rollouts in :mod:`ono99.bots.fast_rollout`), but each
 world went through Python: a :class:`~ono99.Game` built from the tracker's state vector,
@@ -23,12 +23,12 @@ import random
 import numpy as np
 from numba import njit
 
-from ono99.bots.fast_inference import _arrays, _believed, _digits, _replay, _view_state
+from ono99.bots.fast_inference import arrays, believed, digits, replay_plays, view_state
 from ono99.bots.fast_paired import add_world, choose
-from ono99.bots.fast_rollout import _rollout, heuristic_work, rules_cfg, scratch
+from ono99.bots.fast_rollout import heuristic_work, play_out, rules_cfg, scratch
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS
+from ono99.fast.game import NO_DEALS
 from ono99.fast.rng import mt_next
 from ono99.view import PlayerView
 
@@ -59,9 +59,9 @@ def _search(
     for _ in range(iterations):
         seed = -1
         for _ in range(tries):
-            s = _believed(bot_rng, prev_tpl, cfg, me, prev_laid, world, pool)
-            plen = _digits(s, prefix)
-            if _replay(
+            s = believed(bot_rng, prev_tpl, cfg, me, prev_laid, world, pool)
+            plen = digits(s, prefix)
+            if replay_plays(
                 world, cfg, bot_rng, me, action, drawn, played, target, prefix[:plen], mt, buf,
                 deck, gh, ghl, gd, gdl, ci, weights, hrng,
             ):  # fmt: skip
@@ -71,13 +71,13 @@ def _search(
             counts[0] += 1
         else:
             counts[1] += 1
-            seed = _believed(bot_rng, tpl, cfg, me, laid, world, pool)
+            seed = believed(bot_rng, tpl, cfg, me, laid, world, pool)
         mt_next(bot_rng)  # the search draws getrandbits(64) for the tree's rollouts
         mt_next(bot_rng)
-        plen = _digits(seed, prefix)
+        plen = digits(seed, prefix)
         for i in range(nk):
             st[:] = world
-            vals[i] = _rollout(
+            vals[i] = play_out(
                 st, cfg, legal[i], me, prefix[:plen], mt, buf, deck, gh, ghl, gd, gdl, ci,
                 weights, hrng, rewards,
             )  # fmt: skip
@@ -108,17 +108,17 @@ def search(
         tries = 0
     else:
         prev, action, drawn_cards, played_cards = plan
-        prev_tpl, target, prev_laid, _, played = _arrays(prev, view, played_cards)
+        prev_tpl, target, prev_laid, _, played = arrays(prev, view, played_cards)
         drawn = drawn_cards[0]
     counts = np.zeros(2, np.int64)
     version, state, gauss = rng.getstate()
     mt = np.array(state, np.uint32)
     legal = view.legal
     best = _search(
-        _view_state(view, laid), rules_cfg(view.rules), mt, view.seat, np.array(laid, np.int64),
+        view_state(view, laid), rules_cfg(view.rules), mt, view.seat, np.array(laid, np.int64),
         np.array(legal, np.int64), legal.index(prior), iterations, z, tries, prev_tpl,
         prev_laid, action, drawn, played, target, work.mt, work.buf, work.deck,
-        *_NO_DEALS, counts,
+        *NO_DEALS, counts,
     )  # fmt: skip
     rng.setstate((version, tuple(mt.tolist()), gauss))
     return legal[int(best)], int(counts[0]), int(counts[1])

@@ -25,12 +25,12 @@ from numba import njit
 from ono99.bots.fast_rollout import HAND_BIAS, heuristic_act, heuristic_work, rules_cfg, scratch
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS
+from ono99.fast.game import NO_DEALS
 from ono99.fast.rng import mt_next, randbelow, random_float
 from ono99.game import Game
 from ono99.view import PlayerView
 
-__all__ = ["track", "warm"]
+__all__ = ["arrays", "believed", "digits", "replay_plays", "track", "view_state", "warm"]
 
 F64 = npt.NDArray[np.float64]
 _99 = 15
@@ -77,7 +77,7 @@ def _weighted_hand(rng: U32, pool: I64, m: int, kk: int, out: I64) -> int:
 
 
 @njit(cache=True)
-def _digits(value: int, buf: U8) -> int:
+def digits(value: int, buf: U8) -> int:
     """The decimal digits of ``0 <= value`` into ``buf``; returns their count."""
     n = 1
     t = value // 10
@@ -92,7 +92,7 @@ def _digits(value: int, buf: U8) -> int:
 
 
 @njit(cache=True)
-def _believed(rng: U32, tpl: I64, cfg: I64, me: int, laid: I64, st: I64, pool: I64) -> int:
+def believed(rng: U32, tpl: I64, cfg: I64, me: int, laid: I64, st: I64, pool: I64) -> int:
     """``believed_world(prev, rng)`` into ``st`` (from the template ``tpl``: the previous
     view's public state and own hand); returns the world's seed (``getrandbits(32)``)."""
     n = tpl[k.S_N]
@@ -193,85 +193,105 @@ def _hand_pop(st: I64, s: int, i: int) -> int:
 
 
 @njit(cache=True)
-def _replay(
+def _drawn_on_top(st: I64, rng: U32, me: int, drawn: int) -> bool:
+    """The card the bot really drew put on top of the draw pile (taken from another hand,
+    which draws a random pile card instead, when the world dealt it there)."""
+    at = _pile_find(st, drawn)
+    if at >= 0:
+        _pile_pop(st, at)
+    else:  # the world put it in another hand
+        holder = -1
+        for s in range(st[k.S_N]):
+            if s != me and _in_hand(st, s, drawn):
+                holder = s
+                break
+        if holder < 0 or st[k.S_N_DRAW] == 0:
+            return False
+        k.hand_remove(st, holder, drawn)
+        k.hand_append(st, holder, _pile_pop(st, randbelow(rng, st[k.S_N_DRAW])))
+    st[k.O_DRAW + st[k.S_N_DRAW]] = drawn
+    st[k.S_N_DRAW] += 1
+    return True
+
+
+@njit(cache=True)
+def _four_99s(st: I64, played: I64, i: int) -> bool:
+    """Whether plays ``i..i+3`` are four 99s that the player may lay down at once (R-99-3)."""
+    if played[i] != _99 or not k.is_legal(st, k.FOUR_99) or i + 4 > played.shape[0]:
+        return False
+    for j in range(i, i + 4):  # noqa: SIM110 (Numba compiles no generators)
+        if played[j] != _99:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _give_card(st: I64, cfg: I64, rng: U32, p: int, c: int) -> bool:
+    """Seat ``p`` made to hold ``c``: taken from the draw pile for a random card of its
+    hand, which goes back into the pile at a random place."""
+    at = _pile_find(st, c)
+    if at < 0 or st[k.O_HAND_LEN + p] == 0:
+        return False
+    _pile_pop(st, at)
+    out = _hand_pop(st, p, randbelow(rng, st[k.O_HAND_LEN + p]))
+    _pile_insert(st, randbelow(rng, st[k.S_N_DRAW] + 1), out)
+    k.hand_append(st, p, c)
+    k.compute_legal(st, cfg)  # resettle
+    return True
+
+
+@njit(cache=True)
+def _reaches(st: I64, target: I64, me: int) -> bool:
+    """Whether the world is at the view's public state (``target``) with the bot's hand."""
+    if st[k.S_TO_MOVE] != me:
+        return False
+    for f in (k.S_TOTAL, k.S_DIR, k.S_OWES, k.S_PLAYS_LEFT):
+        if st[f] != target[f]:
+            return False
+    for s in range(st[k.S_N]):
+        if st[k.O_HAND_LEN + s] != target[k.O_HAND_LEN + s]:
+            return False
+        if st[k.O_ALIVE + s] != target[k.O_ALIVE + s]:
+            return False
+    base = k.O_HANDS + me * k.HAND_CAP
+    mine = np.sort(st[base : base + st[k.O_HAND_LEN + me]])
+    want = np.sort(target[base : base + target[k.O_HAND_LEN + me]])
+    for i in range(mine.shape[0]):  # noqa: SIM110 (Numba compiles no generators)
+        if mine[i] != want[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def replay_plays(
     st: I64, cfg: I64, rng: U32, me: int, action: int, drawn: int, played: I64,
     target: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
     gdl: I64, ci: I64, weights: F64, hrng: U32,
 ) -> bool:  # fmt: skip
     """``inference._replay`` with ``eps = 0``: ``st`` carried through the bot's action,
     its draw and the others' plays; whether it reaches the view (``target``)."""
-    n = st[k.S_N]
-    at = _pile_find(st, drawn)
-    if at >= 0:
-        _pile_pop(st, at)
-    else:  # the world put it in another hand
-        holder = -1
-        for s in range(n):
-            if s != me and _in_hand(st, s, drawn):
-                holder = s
-                break
-        if holder < 0 or st[k.S_N_DRAW] == 0:
-            return False
-        k._hand_remove(st, holder, drawn)
-        k._hand_append(st, holder, _pile_pop(st, randbelow(rng, st[k.S_N_DRAW])))
-    st[k.O_DRAW + st[k.S_N_DRAW]] = drawn
-    st[k.S_N_DRAW] += 1
-    if not k.is_legal(st, action):
+    if not _drawn_on_top(st, rng, me, drawn) or not k.is_legal(st, action):
         return False
     k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
     i = 0
-    np_ = played.shape[0]
-    while i < np_:
+    while i < played.shape[0]:
         c = played[i]
         p = st[k.S_TO_MOVE]
         if p < 0 or p == me:
             return False
-        if c == _99 and k.is_legal(st, k.FOUR_99) and i + 4 <= np_:
-            four = True
-            for j in range(i, i + 4):
-                if played[j] != _99:
-                    four = False
-            if four:
-                k.apply(st, cfg, k.FOUR_99, prefix, mt, buf, deck, gh, ghl, gd, gdl)
-                i += 4
-                continue
-        if not _in_hand(st, p, c):
-            at = _pile_find(st, c)
-            if at < 0 or st[k.O_HAND_LEN + p] == 0:
-                return False
-            _pile_pop(st, at)
-            out = _hand_pop(st, p, randbelow(rng, st[k.O_HAND_LEN + p]))
-            _pile_insert(st, randbelow(rng, st[k.S_N_DRAW] + 1), out)
-            k._hand_append(st, p, c)
-            k.compute_legal(st, cfg)  # resettle
+        if _four_99s(st, played, i):
+            k.apply(st, cfg, k.FOUR_99, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            i += 4
+            continue
+        if not _in_hand(st, p, c) and not _give_card(st, cfg, rng, p, c):
+            return False
         if not k.is_legal(st, c):
             return False
         if st[k.S_N_LEGAL] > 1 and heuristic_act(st, cfg, ci, weights, hrng) != c:
             return False  # the model would not have played it with this hand
         k.apply(st, cfg, c, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         i += 1
-    if st[k.S_TO_MOVE] != me:
-        return False
-    for f in (k.S_TOTAL, k.S_DIR, k.S_OWES, k.S_PLAYS_LEFT):
-        if st[f] != target[f]:
-            return False
-    for s in range(n):
-        if st[k.O_HAND_LEN + s] != target[k.O_HAND_LEN + s]:
-            return False
-        if st[k.O_ALIVE + s] != target[k.O_ALIVE + s]:
-            return False
-    mine = np.sort(
-        st[k.O_HANDS + me * k.HAND_CAP : k.O_HANDS + me * k.HAND_CAP + st[k.O_HAND_LEN + me]]
-    )
-    want = np.sort(
-        target[
-            k.O_HANDS + me * k.HAND_CAP : k.O_HANDS + me * k.HAND_CAP + target[k.O_HAND_LEN + me]
-        ]
-    )
-    for i in range(mine.shape[0]):  # noqa: SIM110 (Numba compiles no generators)
-        if mine[i] != want[i]:
-            return False
-    return True
+    return _reaches(st, target, me)
 
 
 @njit(cache=True)
@@ -286,9 +306,9 @@ def _track(
     prefix_buf = np.empty(16, np.uint8)
     ci, weights, hrng = heuristic_work()
     for _ in range(tries):
-        seed = _believed(rng, tpl, cfg, me, laid, st, pool)
-        plen = _digits(seed, prefix_buf)
-        if _replay(
+        seed = believed(rng, tpl, cfg, me, laid, st, pool)
+        plen = digits(seed, prefix_buf)
+        if replay_plays(
             st, cfg, rng, me, action, drawn, played, target, prefix_buf[:plen], mt, buf, deck,
             gh, ghl, gd, gdl, ci, weights, hrng,
         ):  # fmt: skip
@@ -296,7 +316,7 @@ def _track(
     return -1
 
 
-def _view_state(view: PlayerView, laid: list[bool]) -> I64:
+def view_state(view: PlayerView, laid: list[bool]) -> I64:
     """A view as a state vector: its public state, its own hand, the laid-down hands, and
     the other hands' sizes (their cards are left to the sampling)."""
     st = k.new_state()
@@ -373,7 +393,7 @@ def _game(st: I64, prev: PlayerView, seed: int) -> Game:
 _LAST: list[Any] = [None]
 
 
-def _arrays(prev: PlayerView, view: PlayerView, played: list[int]) -> tuple[Any, ...]:
+def arrays(prev: PlayerView, view: PlayerView, played: list[int]) -> tuple[Any, ...]:
     last = _LAST[0]
     if last is not None and last[0] is prev and last[1] is view:
         got: tuple[Any, ...] = last[2]
@@ -381,8 +401,8 @@ def _arrays(prev: PlayerView, view: PlayerView, played: list[int]) -> tuple[Any,
             return got
     laid = [bool(h) for h in prev.laid_down]
     got = (
-        _view_state(prev, laid),
-        _view_state(view, [bool(h) for h in view.laid_down]),
+        view_state(prev, laid),
+        view_state(view, [bool(h) for h in view.laid_down]),
         np.array(laid, np.int64),
         rules_cfg(prev.rules),
         np.array(played, np.int64),
@@ -402,7 +422,7 @@ def track(
 ) -> Game | None:
     """``HandTracker``'s tries, compiled (the model: the plain heuristic): the kept world,
     or None; ``rng`` advances exactly as the Python loop advances it."""
-    tpl, target, laid, cfg, played_arr = _arrays(prev, view, played)
+    tpl, target, laid, cfg, played_arr = arrays(prev, view, played)
     version, words, gauss = rng.getstate()
     mt = np.array(words, np.uint32)
     work = scratch()
@@ -410,7 +430,7 @@ def track(
     seed = int(
         _track(
             tpl, cfg, mt, prev.seat, laid, action, drawn[0], played_arr, target, tries, st,
-            work.mt, work.buf, work.deck, *_NO_DEALS,
+            work.mt, work.buf, work.deck, *NO_DEALS,
         )
     )  # fmt: skip
     rng.setstate((version, tuple(mt.tolist()), gauss))

@@ -27,12 +27,15 @@ from numba import njit
 
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS, Scratch, rules_vector
+from ono99.fast.game import NO_DEALS, Scratch, rules_vector
 from ono99.fast.rng import mt_seed_int, randbelow, random_float
 from ono99.game import Game
 from ono99.rules import Rules
 
-__all__ = ["world_state", "rollout_values", "heuristic_move", "heuristic_work", "usable", "warm"]
+__all__ = [
+    "heuristic_move", "heuristic_work", "play_out", "rollout_values", "seat_rewards", "usable",
+    "warm", "world_state",
+]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
 
@@ -519,35 +522,13 @@ def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U32) -> int:
 
 
 @njit(cache=True)
-def _rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out: F64) -> None:
-    """``ismcts._rewards``: every seat's reward at the end of a rollout."""
-    n = st[k.S_N]
-    out[:n] = 0.0
-    w = st[k.S_N_WINNERS]
-    if w > 0:
-        for i in range(w):
-            out[st[k.O_WINNERS + i]] = 1.0 / w if w > 1 else 1.0
-        return
-    mode = cfg[k.C_MODE]
-    if mode == k.TOKENS:
-        for s in range(n):
-            out[s] = 1.0 if alive0[s] else 0.0
-            if alive0[s] and (st[k.O_TOKENS + s] < tokens0[s] or st[k.O_ALIVE + s] == 0):
-                out[s] = 0.0  # lost the round (R-END-2)
-        return
-    if mode == k.POINTS:
-        changed = False
-        for s in range(n):
-            if st[k.O_SCORES + s] != scores0[s]:
-                changed = True
-        if changed:
-            for s in range(n):
-                out[s] = max(0.0, 1.0 - (st[k.O_SCORES + s] - scores0[s]) / 60.0)
-            return
+def _hand_strength(st: I64, cfg: I64, strength: F64) -> int:
+    """Each active seat's hand strength (1, plus 1 an escape card, plus 0.5 a card that
+    fits under the limit), in ``strength``; how many seats have any."""
     room = cfg[k.C_LIMIT] - st[k.S_TOTAL]
-    strength = np.zeros(n, np.float64)
     live = 0
-    for s in range(n):
+    for s in range(st[k.S_N]):
+        strength[s] = 0.0
         if st[k.O_ACTIVE + s] != 0:
             v = 1.0
             for i in range(st[k.O_HAND_LEN + s]):
@@ -559,9 +540,40 @@ def _rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out: F6
             strength[s] = v
         if strength[s] > 0:
             live += 1
-    if live == 0:
+    return live
+
+
+@njit(cache=True)
+def _round_lost(st: I64, alive0: I64, tokens0: I64, out: F64) -> None:
+    """Tokens: 1 to every seat alive at the start that did not lose the round (R-END-2)."""
+    for s in range(st[k.S_N]):
+        lost = st[k.O_TOKENS + s] < tokens0[s] or st[k.O_ALIVE + s] == 0
+        out[s] = 1.0 if alive0[s] and not lost else 0.0
+
+
+@njit(cache=True)
+def _points_paid(st: I64, scores0: I64, out: F64) -> bool:
+    """Points: once anyone scored, each seat's reward falls with the points it took."""
+    n = st[k.S_N]
+    changed = False
+    for s in range(n):
+        if st[k.O_SCORES + s] != scores0[s]:
+            changed = True
+    if changed:
+        for s in range(n):
+            out[s] = max(0.0, 1.0 - (st[k.O_SCORES + s] - scores0[s]) / 60.0)
+    return changed
+
+
+@njit(cache=True)
+def _by_strength(st: I64, cfg: I64, alive0: I64, out: F64) -> None:
+    """An unfinished round valued by the hands' strengths: a share of the win in an
+    elimination game, else the chance of not being the one who busts."""
+    n = st[k.S_N]
+    strength = np.zeros(n, np.float64)
+    if _hand_strength(st, cfg, strength) == 0:
         return
-    if mode == k.ELIMINATION:
+    if cfg[k.C_MODE] == k.ELIMINATION:
         tot = 0.0
         for s in range(n):
             if strength[s] > 0:
@@ -580,7 +592,22 @@ def _rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out: F6
 
 
 @njit(cache=True)
-def _rollout(
+def seat_rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out: F64) -> None:
+    """``ismcts._rewards``: every seat's reward at the end of a rollout."""
+    n = st[k.S_N]
+    out[:n] = 0.0
+    w = st[k.S_N_WINNERS]
+    if w > 0:
+        for i in range(w):
+            out[st[k.O_WINNERS + i]] = 1.0 / w if w > 1 else 1.0
+    elif cfg[k.C_MODE] == k.TOKENS:
+        _round_lost(st, alive0, tokens0, out)
+    elif cfg[k.C_MODE] != k.POINTS or not _points_paid(st, scores0, out):
+        _by_strength(st, cfg, alive0, out)
+
+
+@njit(cache=True)
+def play_out(
     st: I64, cfg: I64, action: int, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
     gh: I64, ghl: I64, gd: I64, gdl: I64, ci: I64, weights: F64, rng: U32, rewards: F64,
 ) -> float:  # fmt: skip
@@ -603,7 +630,7 @@ def _rollout(
         a = heuristic_act(st, cfg, ci, weights, rng)
         k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         steps += 1
-    _rewards(st, cfg, alive0, tokens0, scores0, rewards)
+    seat_rewards(st, cfg, alive0, tokens0, scores0, rewards)
     return float(rewards[me])
 
 
@@ -617,7 +644,7 @@ def _rollouts(
     st = st0.copy()
     for i in range(actions.shape[0]):
         st[:] = st0
-        out[i] = _rollout(
+        out[i] = play_out(
             st, cfg, actions[i], me, prefix, mt, buf, deck, gh, ghl, gd, gdl, ci, weights,
             rng, rewards,
         )  # fmt: skip
@@ -706,7 +733,7 @@ def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> li
     out = np.zeros(len(actions), np.float64)
     _rollouts(
         st, cfg, np.array(actions, np.int64), me, prefix, work.mt, work.buf, work.deck,
-        *_NO_DEALS, out,
+        *NO_DEALS, out,
     )  # fmt: skip
     return [float(v) for v in out]
 

@@ -25,12 +25,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ono99.bots.fast_inference import _believed, _digits, _view_state
+from ono99.bots.fast_inference import believed, digits, view_state
 from ono99.bots.fast_paired import add_world, choose
-from ono99.bots.fast_rollout import CARD_POINTS, _rewards, rules_cfg, scratch
+from ono99.bots.fast_rollout import CARD_POINTS, rules_cfg, scratch, seat_rewards
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS
+from ono99.fast.game import NO_DEALS
 from ono99.fast.rng import init_by_array, mt_next, randbelow, random_float
 from ono99.view import PlayerView
 
@@ -185,7 +185,7 @@ def _iterate(
             continue
         k.apply(st, cfg, _choice(st, cfg, rng, eps), prefix, mt, buf, deck, gh, ghl, gd, gdl)
         steps += 1
-    _rewards(st, cfg, alive0, tokens0, scores0, rewards)
+    seat_rewards(st, cfg, alive0, tokens0, scores0, rewards)
     for j in range(depth):
         en[path_e[j]] += 1
         ew[path_e[j]] += rewards[path_p[j]]
@@ -222,8 +222,8 @@ def _search(
     diffs_sum = np.zeros(nk, np.float64)
     diffs_sq = np.zeros(nk, np.float64)
     for _ in range(iterations):
-        seed = _believed(bot_rng, tpl, cfg, me, laid, world, pool)
-        plen = _digits(seed, prefix)
+        seed = believed(bot_rng, tpl, cfg, me, laid, world, pool)
+        plen = digits(seed, prefix)
         # random.Random(rng.getrandbits(64)): the low word is drawn first
         words[0] = np.uint64(mt_next(bot_rng))
         words[1] = np.uint64(mt_next(bot_rng))
@@ -257,9 +257,9 @@ def search(
     mt = np.array(state, np.uint32)
     legal = view.legal
     best = _search(
-        _view_state(view, laid), rules_cfg(view.rules), mt, view.seat, np.array(laid, np.int64),
+        view_state(view, laid), rules_cfg(view.rules), mt, view.seat, np.array(laid, np.int64),
         np.array(legal, np.int64), legal.index(prior), iterations, c, epsilon,
-        horizon or MAX_ROLLOUT, z, work.mt, work.buf, work.deck, *_NO_DEALS,
+        horizon or MAX_ROLLOUT, z, work.mt, work.buf, work.deck, *NO_DEALS,
     )  # fmt: skip
     rng.setstate((version, tuple(mt.tolist()), gauss))
     return legal[int(best)]

@@ -20,7 +20,7 @@ from numba import njit
 from ono99.bench import bench_result
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
+from ono99.fast.game import NO_DEALS, FastGame, Scratch, rules_vector
 from ono99.fast.rng import random_float
 from ono99.rules import make_rules
 
@@ -86,7 +86,7 @@ def run_bench_fast(
     FastGame(r, players, seed=seed)  # checks the player count; compiles (or loads) the kernel
     st = k.new_state()
     work = Scratch()
-    args = (work.mt, work.buf, work.deck, *_NO_DEALS)
+    args = (work.mt, work.buf, work.deck, *NO_DEALS)
     play_games(cfg, players, 0, digits, length, pick, st, *args)  # compile outside the clock
     clock = time.perf_counter
     played = steps = 0

@@ -112,7 +112,7 @@ def new_state() -> I64:
 
 
 @njit(cache=True)
-def _hand_remove(st: I64, seat: int, card: int) -> None:
+def hand_remove(st: I64, seat: int, card: int) -> None:
     """``hand.remove(card)``: the first copy goes, the rest keep their order."""
     base = O_HANDS + seat * HAND_CAP
     k = st[O_HAND_LEN + seat]
@@ -126,7 +126,7 @@ def _hand_remove(st: I64, seat: int, card: int) -> None:
 
 
 @njit(cache=True)
-def _hand_append(st: I64, seat: int, card: int) -> None:
+def hand_append(st: I64, seat: int, card: int) -> None:
     k = st[O_HAND_LEN + seat]
     st[O_HANDS + seat * HAND_CAP + k] = card
     st[O_HAND_LEN + seat] = k + 1
@@ -159,7 +159,7 @@ def _draw(st: I64, seat: int, count: int, prefix: U8, mt: U32, buf: U8) -> None:
                 return  # R-TURN-3: both piles empty, play on short
             _reshuffle(st, prefix, mt, buf)
         k = st[S_N_DRAW] - 1
-        _hand_append(st, seat, st[O_DRAW + k])
+        hand_append(st, seat, st[O_DRAW + k])
         st[S_N_DRAW] = k
 
 
@@ -560,7 +560,7 @@ def apply(
     starter = -1
     if action == FOUR_99:  # R-99-3
         for _ in range(4):
-            _hand_remove(st, p, _99)
+            hand_remove(st, p, _99)
             _discard(st, _99)
         _draw(st, p, 4, prefix, mt, buf)
         if st[S_PLAYS_LEFT] == 2:
@@ -569,7 +569,7 @@ def apply(
             _end_turn(st, p, False)
     elif st[S_BUST_MODE] != 0:
         # R-END-3: the unsafe card is discarded but not counted; an automatic draw
-        _hand_remove(st, p, action)
+        hand_remove(st, p, action)
         _discard(st, action)
         _draw(st, p, 1, prefix, mt, buf)
         starter = _out_of_round(st, cfg, p)
@@ -601,7 +601,7 @@ def play_fast(st: I64, cfg: I64, action: int) -> int:
         seat = st[S_PENDING]
         st[S_PENDING] = -1
         k = st[S_N_DRAW] - 1
-        h = st[O_HAND_LEN + seat]  # _hand_append, written out
+        h = st[O_HAND_LEN + seat]  # hand_append, written out
         st[O_HANDS + seat * HAND_CAP + h] = st[O_DRAW + k]
         st[O_HAND_LEN + seat] = h + 1
         st[S_N_DRAW] = k
@@ -616,7 +616,7 @@ def play_fast(st: I64, cfg: I64, action: int) -> int:
         _play_card(st, cfg, p, action)
         if cfg[C_DRAWPEN] == 0:  # R-TURN-2: the top card (the pile has one: checked)
             k = st[S_N_DRAW] - 1
-            h = st[O_HAND_LEN + p]  # _hand_append, written out
+            h = st[O_HAND_LEN + p]  # hand_append, written out
             st[O_HANDS + p * HAND_CAP + h] = st[O_DRAW + k]
             st[O_HAND_LEN + p] = h + 1
             st[S_N_DRAW] = k
@@ -628,10 +628,10 @@ def play_fast(st: I64, cfg: I64, action: int) -> int:
 def _play_card(st: I64, cfg: I64, p: int, c: int) -> None:
     """Card ``c`` played by ``p``, all but the draw that follows it (R-TURN-2): the caller
     draws (the turn's end touches neither hands nor piles, so the order is the same).
-    The helpers it would call (``_hand_remove``, ``_discard``, ``_end_turn``) are written
+    The helpers it would call (``hand_remove``, ``_discard``, ``_end_turn``) are written
     out here: each call with the state array costs two atomic reference counts, and this
     runs at every card played."""
-    base = O_HANDS + p * HAND_CAP  # _hand_remove: the first copy goes, the rest keep order
+    base = O_HANDS + p * HAND_CAP  # hand_remove: the first copy goes, the rest keep order
     k = st[O_HAND_LEN + p]
     i = 0
     while st[base + i] != c:

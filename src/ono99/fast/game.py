@@ -29,7 +29,7 @@ from ono99.i18n import N_
 from ono99.rules import Rules
 from ono99.scoring import Points, Tokens
 
-__all__ = ["FastGame", "replay", "rules_vector", "Scratch"]
+__all__ = ["NO_DEALS", "FastGame", "Scratch", "replay", "rules_vector"]
 
 _Array = np.ndarray[Any, Any]
 
@@ -90,7 +90,7 @@ def _given_deals(rules: Rules, n: int, deals: Sequence[Any]) -> tuple[_Array, ..
     return hands, hlen, draw, dlen
 
 
-_NO_DEALS = (
+NO_DEALS = (
     np.zeros((0, k.MAXP, 4), np.int64),
     np.zeros((0, k.MAXP), np.int64),
     np.zeros((0, k.PILE_CAP), np.int64),
@@ -124,7 +124,7 @@ class FastGame:
         # The reference seeds each shuffle from the string "seed:deal:round" (and
         # "seed:reshuffle:k"): the kernel appends the rest to these bytes.
         self._prefix = np.frombuffer(str(seed).encode(), np.uint8).copy()  # as random.seed(str)
-        self._deals = _given_deals(r, n, deals) if deals else _NO_DEALS
+        self._deals = _given_deals(r, n, deals) if deals else NO_DEALS
         self._scratch = Scratch()
         self.state = k.new_state()
         k.new_game(self.state, self._cfg, n, dealer, self._prefix, *self._work(), *self._deals)
@@ -362,7 +362,7 @@ class FastGame:
         seat to move next, -1 once the game is over. Anything else -- another seat,
         ``DRAW``, an illegal card -- raises :class:`IllegalAction` as :meth:`apply` would
         and changes nothing. For dealt games (no record's deals)."""
-        if self._deals is not _NO_DEALS:
+        if self._deals is not NO_DEALS:
             raise ValueError("env_step plays dealt games, not a record's deals")
         s = self._scratch
         nxt = fast_obs.env_step(
@@ -376,9 +376,9 @@ class FastGame:
     def take_draws(self) -> None:
         """Take every pending draw at once (R-DRAW-1), as the environments do
         (:func:`ono99.envs.encoding.advance`)."""
-        if self._deals is not _NO_DEALS:
+        if self._deals is not NO_DEALS:
             raise ValueError("take_draws plays dealt games, not a record's deals")
-        fast_obs.advance(self.state, self._cfg, self._prefix, *self._work(), *_NO_DEALS)
+        fast_obs.advance(self.state, self._cfg, self._prefix, *self._work(), *NO_DEALS)
 
     def observe(self, seat: int, obs: _Array, mask: _Array) -> None:
         """Write ``encode(view(seat))`` and ``action_mask(view(seat))`` (:mod:`ono99.envs.encoding`)

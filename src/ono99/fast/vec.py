@@ -37,7 +37,7 @@ from numba import njit
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import _NO_DEALS, FastGame, Scratch, rules_vector
+from ono99.fast.game import NO_DEALS, FastGame, Scratch, rules_vector
 from ono99.fast.obs import OBS_PER_SEAT, OBS_SEATS_AT, encode_row
 from ono99.fast.obs import advance as _advance
 from ono99.game import illegal_action_error, new_seed
@@ -250,7 +250,7 @@ class FastVecEnv:
 
     def _work(self) -> tuple[Any, ...]:
         s = self._scratch
-        return s.mt, s.buf, s.deck, *_NO_DEALS
+        return s.mt, s.buf, s.deck, *NO_DEALS
 
     def _fresh(self) -> None:
         """New output arrays for the next step: the kernels write every entry, and a step
