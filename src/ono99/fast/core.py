@@ -670,20 +670,8 @@ def _play_card(st: I64, cfg: I64, p: int, c: int) -> None:
         owes_next = c == _P2  # R-P2-1, R-P2-5
     if cfg[C_DRAWPEN] != 0:
         st[S_PENDING] = p  # R-DRAW-1: drawing is the player's own move
-    if turn_over:  # _end_turn
-        n = st[S_N]
-        d = st[S_DIR]
-        nxt = (p + d) % n  # R-TURN-2, R-TURN-4: the next seat still taking turns
-        while st[O_ACTIVE + nxt] == 0:
-            nxt = (nxt + d) % n
-        st[S_TO_MOVE] = nxt
-        st[S_PLAYED99] = 0
-        if owes_next:
-            st[S_OWES] = nxt
-            st[S_PLAYS_LEFT] = 2
-        else:
-            st[S_OWES] = -1
-            st[S_PLAYS_LEFT] = 1
+    if turn_over:
+        _end_turn(st, p, owes_next)
 
 
 @njit(cache=True)
