@@ -8,8 +8,9 @@ all. Bots and front ends receive views, never the game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ono99.cards import action_code
 from ono99.rules import Rules
@@ -17,7 +18,7 @@ from ono99.rules import Rules
 if TYPE_CHECKING:
     from ono99.game import Game
 
-__all__ = ["PublicView", "PlayerView", "view_of", "public_view"]
+__all__ = ["VIEW_JSON", "JsonKey", "PublicView", "PlayerView", "view_of", "public_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,34 +63,9 @@ class PublicView:
         return self.to_move is None
 
     def to_json(self) -> dict[str, Any]:
-        """The view as JSON-ready data with card codes (``seat`` null, ``hand`` and
-        ``legal`` empty: a spectator's view)."""
-        w = self.winner
-        return {
-            "seat": None,
-            "rules": self.rules.preset,
-            "options": dict(self.rules.options),
-            "names": list(self.names),
-            "hand": [],
-            "hand_sizes": list(self.hand_sizes),
-            "total": self.total,
-            "direction": self.direction,
-            "to_move": self.to_move,
-            "owes_two": self.owes_two,
-            "plays_left": self.plays_left,
-            "legal": [],
-            "bust_mode": False,
-            "discard": [action_code(c) for c in self.discard],
-            "draw_pile": self.draw_pile,
-            "laid_down": [[action_code(c) for c in h] for h in self.laid_down],
-            "out": list(self.out),
-            "round_out": list(self.round_out),
-            "tokens": None if self.tokens is None else list(self.tokens),
-            "scores": None if self.scores is None else list(self.scores),
-            "round": self.round,
-            "winner": list(w) if isinstance(w, tuple) else w,
-            "pending_draw": self.pending_draw,
-        }
+        """The view as JSON-ready data with card codes, key by key as :data:`VIEW_JSON`
+        declares (a spectator's: ``seat`` null, ``hand`` and ``legal`` empty)."""
+        return _PUBLIC_JSON(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +84,8 @@ class PlayerView(PublicView):
         return bool(self.legal)
 
     def to_json(self) -> dict[str, Any]:
-        """The view as JSON-ready data with card codes."""
-        out = PublicView.to_json(self)
-        out["seat"] = self.seat
-        out["hand"] = [action_code(c) for c in self.hand]
-        out["legal"] = [action_code(a) for a in self.legal]
-        out["bust_mode"] = self.bust_mode
-        return out
+        """The view as JSON-ready data with card codes, as :data:`VIEW_JSON` declares."""
+        return _PLAYER_JSON(self)
 
 
 def _public_fields(game: Game) -> tuple[Any, ...]:
@@ -171,3 +142,96 @@ def view_of(game: Game, seat: int) -> PlayerView:
         game.must_bust_play and seat == game.to_move,
     )
     return PlayerView(*(_public_fields(game) + own))
+
+
+# ------------------------------------------------------------------ the view as JSON
+# The one declaration of what a view looks like as JSON: every front end that sends a view
+# (the web table, the environments' info) writes it with ``to_json``, the web protocol's
+# message type (``ono99.web.protocol.ViewOut``) and its JSON Schema are built from these
+# keys, and docs/protocol.md lists them (tests/web/test_web_schema.py holds all to this).
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+@dataclass(frozen=True, slots=True)
+class JsonKey:
+    """One key of a view's JSON: where it comes from, how it is written, its JSON type
+    (for the schema) and what it means."""
+
+    name: str
+    type: Any
+    doc: str
+    write: Callable[[Any], Any] = _same
+    #: the view's attribute it is written from (default: ``name``)
+    source: str = ""
+    #: its value where the view has no such attribute (a spectator's view has no seat)
+    missing: Any = None
+
+    def __post_init__(self) -> None:
+        if not self.source:
+            object.__setattr__(self, "source", self.name)
+
+
+def _listed(v: Any) -> Any:
+    return None if v is None else list(v)
+
+
+def _codes(cards: Any) -> list[str]:
+    return [action_code(c) for c in cards]
+
+
+VIEW_JSON: tuple[JsonKey, ...] = (
+    JsonKey("seat", int | None, "this view's seat; null for a spectator"),
+    JsonKey("rules", str, "the preset", lambda r: r.preset),
+    JsonKey("options", dict[str, Any], "the preset's options that differ",
+            lambda r: dict(r.options), "rules"),
+    JsonKey("names", list[str], "the players' names, by seat", list),
+    JsonKey("hand", list[str], "this seat's cards (card codes); [] for a spectator",
+            _codes, missing=()),
+    JsonKey("hand_sizes", list[int], "how many cards each seat holds", list),
+    JsonKey("total", int, "the running total (R-TURN-1)"),
+    JsonKey("direction", Literal[1, -1], "1 clockwise, -1 counter-clockwise (R-REV-1)"),
+    JsonKey("to_move", int | None, "the seat to move; null once the game is over"),
+    JsonKey("owes_two", int | None, "the seat that owes a second card (Play 2, R-P2)"),
+    JsonKey("plays_left", int, "plays the seat to move still owes this turn"),
+    JsonKey("legal", list[str], "the action codes this seat may make now", _codes,
+            missing=()),
+    JsonKey("bust_mode", bool, "the legal cards are unsafe plays of a points bust (R-END-3)",
+            missing=False),
+    JsonKey("discard", list[str], "the discard pile, bottom first", _codes),
+    JsonKey("draw_pile", int, "cards left in the draw pile"),
+    JsonKey("laid_down", list[list[str]], "hands laid face up (R-END-1), per seat",
+            lambda hands: [_codes(h) for h in hands]),
+    JsonKey("out", list[int], "seats out of the game, in order", list),
+    JsonKey("round_out", list[int], "seats out of this round, in order", list),
+    JsonKey("tokens", list[int] | None, "each seat's tokens (R-END-2); null without them",
+            _listed),
+    JsonKey("scores", list[int] | None, "each seat's points (R-END-3); null without them",
+            _listed),
+    JsonKey("round", int, "the round, from 1"),
+    JsonKey("winner", int | list[int] | None,
+            "the winning seat, the seats of a shared win, or null",
+            lambda w: list(w) if isinstance(w, tuple) else w),
+    JsonKey("pending_draw", int | None, "the seat whose draw is pending (R-DRAW-1)"),
+)  # fmt: skip
+
+
+def _json_writer(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """``to_json`` of ``cls``, written out from :data:`VIEW_JSON` once (as dataclasses
+    writes ``__init__``): the plain dict display a hand-written one would be, since it
+    runs for every connection at every move of a web table."""
+    have = {f.name for f in fields(cls)}
+    ns: dict[str, Any] = {}
+    items = []
+    for i, k in enumerate(VIEW_JSON):
+        ns[f"w{i}"], ns[f"m{i}"] = k.write, k.missing
+        value = f"self.{k.source}" if k.source in have else f"m{i}"
+        items.append(f"{k.name!r}: {value if k.write is _same else f'w{i}({value})'}")
+    exec(f"def to_json(self):\n    return {{{', '.join(items)}}}\n", ns)
+    return cast("Callable[[Any], dict[str, Any]]", ns["to_json"])
+
+
+_PUBLIC_JSON = _json_writer(PublicView)
+_PLAYER_JSON = _json_writer(PlayerView)
