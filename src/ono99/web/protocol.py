@@ -8,7 +8,7 @@ JSON Schema of every type.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -19,7 +19,10 @@ from pydantic import (
     StrictInt,
     StrictStr,
     TypeAdapter,
+    create_model,
 )
+
+from ono99.view import VIEW_JSON
 
 __all__ = [
     "BOT_LEVELS",
@@ -146,33 +149,22 @@ class EventOut(_Out):
     text: str | None = Field(description="the announcement in the connection's language")
 
 
-class ViewOut(_Out):
-    """A seat's view (``PlayerView.to_json``; a spectator's ``PublicView.to_json``) and
-    the table's public facts about the game."""
+# The view's own keys are declared once, with the view (ono99.view.VIEW_JSON): their types
+# and meanings come from there; the table adds its facts below.
+if TYPE_CHECKING:
+    _ViewKeys = _Out
+else:
+    _ViewKeys = create_model(
+        "_ViewKeys",
+        __base__=_Out,
+        **{k.name: (k.type, Field(description=k.doc)) for k in VIEW_JSON},
+    )
 
-    seat: int | None = Field(description="this connection's seat; null for a spectator")
-    rules: str = Field(description="the preset")
-    options: dict[str, Any] = Field(description="the preset's options that differ")
-    names: list[str]
-    hand: list[str] = Field(description="this seat's cards (card codes); [] for a spectator")
-    hand_sizes: list[int]
-    total: int
-    direction: Literal[1, -1]
-    to_move: int | None = Field(description="null once the game is over")
-    owes_two: int | None = Field(description="the seat that owes a second card (Play 2)")
-    plays_left: int
-    legal: list[str] = Field(description="the action codes this seat may send now")
-    bust_mode: bool = Field(description="the legal cards are unsafe plays of a points bust")
-    discard: list[str] = Field(description="the discard pile, bottom first")
-    draw_pile: int = Field(description="cards left in the draw pile")
-    laid_down: list[list[str]] = Field(description="hands laid face up, per seat")
-    out: list[int] = Field(description="seats out of the game, in order")
-    round_out: list[int] = Field(description="seats out of this round, in order")
-    tokens: list[int] | None
-    scores: list[int] | None
-    round: int
-    winner: int | list[int] | None
-    pending_draw: int | None = Field(description="the seat whose draw is pending")
+
+class ViewOut(_ViewKeys):
+    """A seat's view (``PlayerView.to_json``; a spectator's ``PublicView.to_json``: the
+    keys of ``ono99.view.VIEW_JSON``) and the table's public facts about the game."""
+
     phase: Literal["lobby", "playing", "over"]
     connected: list[bool]
     bots: list[bool] = Field(description="seats a bot plays (away seats included)")
