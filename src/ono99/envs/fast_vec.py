@@ -41,7 +41,14 @@ from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.obs import advance
 from ono99.fast.rng import mt_seed_int, random_float
-from ono99.fast.vec import FastVecEnv, VecStep, start_slot
+from ono99.fast.vec import (
+    FastVecEnv,
+    VecStep,
+    clear_played,
+    record_play,
+    start_slot,
+    write_played,
+)
 from ono99.fast.vec import observe_slot as _observe
 from ono99.rules import Rules
 
@@ -103,11 +110,14 @@ def _bot_move(st: I64, cfg: I64, kind: int, rng: U32, ci: I64, weights: F64, hrn
 @njit(cache=True)
 def _play_bots(
     st: I64, cfg: I64, bots: I64, prefix: U8, rng: U32, ci: I64, weights: F64, hrng: U32,
-    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+    hist: bool, played: F32, b: int, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
+    gdl: I64,
 ) -> None:  # fmt: skip
-    """The bots move until the learner must act or the game is over (draws at once)."""
+    """The bots move until the learner must act or the game is over (draws at once);
+    with ``hist``, each play is counted in row ``b`` of ``played``."""
     while st[k.S_TO_MOVE] >= 0 and bots[st[k.S_TO_MOVE]] != _LEARNER:
-        a = _bot_move(st, cfg, bots[st[k.S_TO_MOVE]], rng, ci, weights, hrng)
+        seat, round_before = st[k.S_TO_MOVE], st[k.S_ROUND]
+        a = _bot_move(st, cfg, bots[seat], rng, ci, weights, hrng)
         r = k.play_fast(st, cfg, a)  # the common case without the generator's arrays
         if r == k.FAST_NO:
             k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
@@ -115,13 +125,16 @@ def _play_bots(
             k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         if st[k.S_PENDING] >= 0:
             advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        if hist:
+            record_play(played, b, seat, a, round_before, st[k.S_ROUND])
 
 
 @njit(cache=True)
 def _restart(
     states: I64, cfg: I64, n: int, b: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
     nxt_len: int, next_id: int, game_ids: I64, rng: U32, ci: I64, weights: F64, hrng: U32,
-    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+    hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
+    gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     """New games in slot ``b`` until one reaches the learner's turn (a game over before
     it is dealt again, as ``GymEnv.reset`` does); returns the next seed's length and id."""
@@ -133,7 +146,12 @@ def _restart(
         next_id += 1
         st = states[b]
         prefix = digits[b, : lengths[b]]
-        _play_bots(st, cfg, bots, prefix, rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl)
+        if hist:
+            clear_played(played, b)
+        _play_bots(
+            st, cfg, bots, prefix, rng, ci, weights, hrng, hist, played, b, mt, buf, deck, gh,
+            ghl, gd, gdl,
+        )  # fmt: skip
         if st[k.S_TO_MOVE] >= 0:
             return nxt_len, next_id
 
@@ -142,15 +160,18 @@ def _restart(
 def _reset_all(
     states: I64, cfg: I64, n: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
     nxt_len: int, game_ids: I64, obs: F32, mask: I8, player: I64, rng: U32, ci: I64,
-    weights: F64, hrng: U32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+    weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
+    ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     next_id = 0
     for b in range(states.shape[0]):
         nxt_len, next_id = _restart(
             states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids, rng,
-            ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl,
+            ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
         )  # fmt: skip
         _observe(states[b], cfg, obs, mask, player, b)
+        if hist:
+            write_played(played, b, player[b], n, obs)
     return nxt_len, next_id
 
 
@@ -158,13 +179,14 @@ def _reset_all(
 def _step_all(
     states: I64, cfg: I64, n: int, bots: I64, actions: I64, digits: U8, lengths: I64,
     nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, player: I64,
-    rewards: F32, done: B8, rng: U32, ci: I64, weights: F64, hrng: U32, mt: U32, buf: U8,
-    deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+    rewards: F32, done: B8, rng: U32, ci: I64, weights: F64, hrng: U32, hist: bool,
+    played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     rewards[:, :] = 0.0
     for b in range(states.shape[0]):
         st = states[b]
         prefix = digits[b, : lengths[b]]
+        seat, round_before = st[k.S_TO_MOVE], st[k.S_ROUND]
         r = k.play_fast(st, cfg, actions[b])
         if r == k.FAST_NO:
             k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
@@ -172,7 +194,12 @@ def _step_all(
             k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         if st[k.S_PENDING] >= 0:
             advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
-        _play_bots(st, cfg, bots, prefix, rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl)
+        if hist:
+            record_play(played, b, seat, actions[b], round_before, st[k.S_ROUND])
+        _play_bots(
+            st, cfg, bots, prefix, rng, ci, weights, hrng, hist, played, b, mt, buf, deck, gh,
+            ghl, gd, gdl,
+        )  # fmt: skip
         done[b] = st[k.S_TO_MOVE] < 0
         if done[b]:
             w = st[k.S_N_WINNERS]
@@ -183,9 +210,11 @@ def _step_all(
                     rewards[b, st[k.O_WINNERS + i]] = 1.0 / w
             nxt_len, next_id = _restart(
                 states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids,
-                rng, ci, weights, hrng, mt, buf, deck, gh, ghl, gd, gdl,
+                rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
             )  # fmt: skip
         _observe(st, cfg, obs, mask, player, b)
+        if hist:
+            write_played(played, b, player[b], n, obs)
     return nxt_len, next_id
 
 
@@ -214,7 +243,8 @@ class OpponentVecEnv(FastVecEnv):
     of one per other seat, in seat order: ``random``, ``greedy``, ``heuristic``).
 
     :meth:`reset` and :meth:`step` return :class:`~ono99.fast.vec.VecStep` rows that are
-    all the learner's: ``obs`` and ``mask`` of the learner's view, ``player`` always
+    all the learner's: ``obs`` and ``mask`` of the learner's view (``history=True``: with
+    who played what this round, the bots' plays included), ``player`` always
     ``seat``, ``rewards`` of every seat for a game that ended in this step, ``done``. A
     game that ends (the learner's move, or the bots' after it; a learner knocked out
     early sees the bots play the game out in that step) is replaced in the same step by
@@ -234,9 +264,10 @@ class OpponentVecEnv(FastVecEnv):
         opponents: str | Sequence[str] = "heuristic",
         seat: int = 0,
         seed: int | None = None,
+        history: bool = False,
         **options: Any,
     ) -> None:
-        super().__init__(rules, players, batch, seed=seed, **options)
+        super().__init__(rules, players, batch, seed=seed, history=history, **options)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
         self.seat = seat
@@ -246,7 +277,7 @@ class OpponentVecEnv(FastVecEnv):
         self._ci, self._weights, self._hrng = heuristic_work()
 
     def _bot_work(self) -> tuple[Any, ...]:
-        return self._rng, self._ci, self._weights, self._hrng
+        return self._rng, self._ci, self._weights, self._hrng, self.history, self._played
 
     def reset(self, seed: int | None = None) -> VecStep:
         """Deal ``batch`` new games and let the bots play up to the learner's turn."""
@@ -317,15 +348,16 @@ class Ono99VectorEnv(gymnasium.vector.VectorEnv):
         *,
         opponents: str | Sequence[str] = "heuristic",
         seat: int = 0,
+        history: bool = False,
         **options: Any,
     ) -> None:
         from ono99.envs.encoding import bounds
 
         self.sim = OpponentVecEnv(
-            rules, players, num_envs, opponents=opponents, seat=seat, **options
+            rules, players, num_envs, opponents=opponents, seat=seat, history=history, **options
         )
         self.num_envs = num_envs
-        low, high = bounds(self.sim.rules, players)
+        low, high = bounds(self.sim.rules, players, history)
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, dtype=np.float32),

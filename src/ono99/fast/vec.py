@@ -15,7 +15,9 @@ be replayed on the reference engine (:meth:`FastVecEnv.game_seeds`). Without a s
 base seed is a fresh 128-bit ``secrets`` seed.
 
 Every observation is built from what the seat to move may know (its hand, the public
-state), never another hand or the draw order (R-SET-1).
+state), never another hand or the draw order (R-SET-1). ``history=True`` appends who played
+what this round, observer-relative (the layout and values of
+:class:`ono99.envs.encoding.PlayLog`'s vector, as ``aec_env(..., history=True)``).
 
 >>> env = FastVecEnv("mattel2022", players=3, batch=4, seed=7)
 >>> step = env.reset()
@@ -45,12 +47,15 @@ from ono99.rules import Rules, make_rules
 
 __all__ = [
     "FastVecEnv",
+    "clear_played",
     "VecStep",
     "OBS_PER_SEAT",
     "OBS_SEATS_AT",
     "observe_slot",
     "random_legal",
+    "record_play",
     "start_slot",
+    "write_played",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -58,12 +63,15 @@ I8 = npt.NDArray[np.int8]
 B8 = npt.NDArray[np.bool_]
 
 _DIGITS = 96  # decimal digits of a seed: 2**256 has 78
+_CARDS = 16  # card types (ono99.envs.encoding.NUM_CARDS)
+_C99 = 15
 
 
 class VecStep(NamedTuple):
     """What :meth:`FastVecEnv.reset` and :meth:`FastVecEnv.step` return, one row per slot."""
 
-    #: observation of the seat to move (float32, ``(batch, 54 + 9 * players)``)
+    #: observation of the seat to move (float32, ``(batch, 54 + 9 * players)``; with
+    #: ``history``, ``16 * players`` more)
     obs: F32
     #: its legal actions (int8 0/1, ``(batch, 18)``)
     mask: I8
@@ -87,6 +95,42 @@ def _observe(st: I64, cfg: I64, obs: F32, mask: I8, player: I64, b: int) -> None
 
 
 @njit(cache=True)
+def record_play(
+    played: F32, b: int, seat: int, action: int, round_before: int, round_after: int
+) -> None:
+    """:meth:`ono99.envs.encoding.PlayLog.record` in row ``b`` of ``played`` (``(batch,
+    players, 16)``): ``seat`` made ``action``; a move after which a new round was dealt
+    leaves the round's counts empty (R-END-2)."""
+    if round_after != round_before:
+        for s in range(played.shape[1]):
+            for c in range(_CARDS):
+                played[b, s, c] = 0.0
+    elif action == k.FOUR_99:
+        played[b, seat, _C99] += 4.0  # R-99-3: four ONO 99 cards
+    elif action < _CARDS:
+        played[b, seat, action] += 1.0
+
+
+@njit(cache=True)
+def write_played(played: F32, b: int, p: int, n: int, obs: F32) -> None:
+    """Row ``b``'s who-played-what block, relative to the observer ``p``, into the end of
+    ``obs`` row ``b`` (:meth:`ono99.envs.encoding.PlayLog.vector`)."""
+    at = obs.shape[1] - _CARDS * n
+    for j in range(n):
+        s = (p + j) % n
+        for c in range(_CARDS):
+            obs[b, at + _CARDS * j + c] = played[b, s, c]
+
+
+@njit(cache=True)
+def clear_played(played: F32, b: int) -> None:
+    """A new game in row ``b``: nothing played yet."""
+    for s in range(played.shape[1]):
+        for c in range(_CARDS):
+            played[b, s, c] = 0.0
+
+
+@njit(cache=True)
 def _start(
     states: I64, cfg: I64, n: int, b: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
     mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
@@ -104,8 +148,8 @@ def _start(
 @njit(cache=True)
 def _reset_all(
     states: I64, cfg: I64, n: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
-    game_ids: I64, obs: F32, mask: I8, player: I64, mt: U32, buf: U8, deck: I64, gh: I64,
-    ghl: I64, gd: I64, gdl: I64,
+    game_ids: I64, obs: F32, mask: I8, player: I64, hist: bool, played: F32, mt: U32,
+    buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> int:  # fmt: skip
     for b in range(states.shape[0]):
         nxt_len = _start(
@@ -113,6 +157,9 @@ def _reset_all(
         )
         game_ids[b] = b
         _observe(states[b], cfg, obs, mask, player, b)
+        if hist:
+            clear_played(played, b)
+            write_played(played, b, player[b], n, obs)
     return nxt_len
 
 
@@ -137,11 +184,13 @@ def _first_illegal(states: I64, actions: I64) -> int:
 def _step_all(
     states: I64, cfg: I64, n: int, actions: I64, digits: U8, lengths: I64, nxt: U8,
     nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, player: I64,
-    rewards: F32, done: B8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+    rewards: F32, done: B8, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
+    ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     rewards[:, :] = 0.0
     for b in range(states.shape[0]):
         st = states[b]
+        seat, round_before = st[k.S_TO_MOVE], st[k.S_ROUND]
         # the common case without the generator's arrays: every array a compiled call
         # takes (or view it makes) costs two atomic reference counts
         r = k.play_fast(st, cfg, actions[b])
@@ -154,6 +203,8 @@ def _step_all(
         if st[k.S_PENDING] >= 0:
             prefix = digits[b, : lengths[b]]
             _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        if hist:
+            record_play(played, b, seat, actions[b], round_before, st[k.S_ROUND])
         done[b] = st[k.S_TO_MOVE] < 0
         if done[b]:
             w = st[k.S_N_WINNERS]
@@ -167,6 +218,8 @@ def _step_all(
             )
             game_ids[b] = next_id
             next_id += 1
+            if hist:
+                clear_played(played, b)
         p = st[k.S_TO_MOVE]  # _observe, inline (its arrays would cost at every row)
         player[b] = p
         for a in range(mask.shape[1]):
@@ -174,6 +227,8 @@ def _step_all(
         for i in range(st[k.S_N_LEGAL]):
             mask[b, st[k.O_LEGAL + i]] = 1
         encode_row(st, cfg, p, obs, b)
+        if hist:
+            write_played(played, b, p, n, obs)
     return nxt_len, next_id
 
 
@@ -211,7 +266,8 @@ def random_legal(mask: I8, rng: np.random.Generator) -> I64:
 
 class FastVecEnv:
     """``batch`` games of ``rules`` for ``players`` seats, stepped together on the fast
-    engine (see the module's text). ``options`` are the preset's (R-SET-6)."""
+    engine (see the module's text). ``options`` are the preset's (R-SET-6); ``history``
+    appends who played what this round to every observation."""
 
     def __init__(
         self,
@@ -220,15 +276,21 @@ class FastVecEnv:
         batch: int = 256,
         *,
         seed: int | None = None,
+        history: bool = False,
         **options: Any,
     ) -> None:
+        if not isinstance(history, bool):
+            raise ValueError(f"history must be True or False, not {history!r}")
         self.rules = rules if isinstance(rules, Rules) else make_rules(rules, options or None)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a positive integer, not {batch!r}")
         FastGame(self.rules, players, seed=0)  # checks the player count (R-SET-5)
         self.players = players
         self.batch = batch
-        self.observation_size = OBS_SEATS_AT + OBS_PER_SEAT * players
+        self.history = history
+        self.observation_size = OBS_SEATS_AT + (OBS_PER_SEAT + _CARDS * history) * players
+        #: who played what this round, per row and seat (only with ``history``)
+        self._played = np.zeros((batch if history else 0, players, _CARDS), np.float32)
         self.num_actions = k.DRAW + 1
         self._cfg = rules_vector(self.rules)
         self._states = np.zeros((batch, k.STATE_LEN), np.int64)
@@ -283,7 +345,8 @@ class FastVecEnv:
         self._fresh()
         self._next_len = _reset_all(
             self._states, self._cfg, self.players, self._digits, self._lengths, self._next,
-            len(text), self.game_ids, self._obs, self._mask, self._player, *self._work(),
+            len(text), self.game_ids, self._obs, self._mask, self._player, self.history,
+            self._played, *self._work(),
         )  # fmt: skip
         self._next_id = self.batch
         self._rewards[:] = 0.0
@@ -300,7 +363,7 @@ class FastVecEnv:
         self._next_len, self._next_id = _step_all(
             self._states, self._cfg, self.players, acts, self._digits, self._lengths,
             self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
-            self._player, self._rewards, self._done, *self._work(),
+            self._player, self._rewards, self._done, self.history, self._played, *self._work(),
         )  # fmt: skip
         return self._result()
 
