@@ -427,7 +427,8 @@ class Game:
     def copy(self, events: bool = False) -> Game:
         """A cheap independent copy (no deepcopy); the event log is dropped unless
         ``events`` is true."""
-        g = Game.__new__(Game)
+        cls = self.__class__  # a subclass (the real-cards mode) copies as itself
+        g = cls.__new__(cls)
         _copy_state(self, g)
         g.events = (self.events[:] if self.events is not None else []) if events else None
         return g
@@ -759,9 +760,9 @@ class Game:
 
     def round_gains(self) -> list[int] | None:
         """R-END-3: what each seat gains at the end of this points round (0 for a seat out
-        of the game), from the cards in hand. A game whose hands nobody sees (the
-        companion's, :mod:`ono99.tracking`) answers None until they are told: the game then
-        stops at the round's end, nothing scored, nobody put out."""
+        of the game), from the cards in hand. A game whose hands nobody sees (the real-cards
+        mode, :class:`ono99.unknown.UnknownGame`) answers None until they are told: the game
+        then stops at the round's end, nothing scored, nobody put out."""
         scoring = self.rules.scoring
         assert isinstance(scoring, Points)
         return [
@@ -770,9 +771,6 @@ class Game:
         ]
 
     def _end_points_round(self) -> None:
-        scores = self.scores
-        scoring = self.rules.scoring
-        assert scores is not None and isinstance(scoring, Points)
         gained = self.round_gains()
         self._pending = -1  # R-DRAW-2: a draw pending at the round's end is not made
         if gained is None:  # the hands are not known yet: wait here (no winner, no one out)
@@ -783,6 +781,13 @@ class Game:
             self._emit("round_end", info={"round": self.round, "waiting": True,
                                           "hands": [h[:] for h in self.hands]})  # fmt: skip
             return
+        self._score_round(gained)
+
+    def _score_round(self, gained: list[int]) -> None:
+        """R-END-3: the round's points added, then who is out, the winner or the next round."""
+        scores = self.scores
+        scoring = self.rules.scoring
+        assert scores is not None and isinstance(scoring, Points)
         for s in range(self.n):
             scores[s] += gained[s]
         self._emit(
@@ -826,6 +831,24 @@ class Game:
 
     def _start_round(self, starter: int) -> None:
         self.round += 1
+        self.hands, self.draw_pile = self._deal_round()
+        self.discard = []
+        self.total = 0
+        self.direction = 1
+        self._owes_two = -1
+        self.plays_left = 1
+        self.played_99 = False
+        self._pending = -1
+        self.active = self.alive[:]
+        self.n_active = sum(self.active)
+        self.round_out = []
+        self._to_move = starter
+        self._emit("round_start", starter, info={"round": self.round})
+        self._settle()
+
+    def _deal_round(self) -> tuple[list[list[int]], list[int]]:
+        """This round's hands and draw pile (top card last), shuffled from the seed or as
+        given (R-SET-1, R-REC); kept in ``dealt``."""
         r = self.rules
         deck = deck_list(r)
         rng = _rng(self.seed, "deal", self.round)
@@ -845,22 +868,8 @@ class Game:
                 else:
                     hands.append([])
             pile = deck
-        self.hands = hands
-        self.draw_pile = pile
-        self.discard = []
         self.dealt.append(([h[:] for h in hands], pile[::-1]))
-        self.total = 0
-        self.direction = 1
-        self._owes_two = -1
-        self.plays_left = 1
-        self.played_99 = False
-        self._pending = -1
-        self.active = self.alive[:]
-        self.n_active = sum(self.active)
-        self.round_out = []
-        self._to_move = starter
-        self._emit("round_start", starter, info={"round": self.round})
-        self._settle()
+        return hands, pile
 
     def _check_deal(self, deal: Deal, deck: list[int]) -> tuple[list[list[int]], list[int]]:
         """Check a parsed deal against the seats still in the game (R-REC) and
