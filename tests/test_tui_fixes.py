@@ -22,10 +22,10 @@ from ono99.game import Game
 from ono99.i18n import LANGUAGES, set_language, translator
 from ono99.narrate import card_name, narrate
 from ono99.rules import make_rules
+from ono99.texts import card_legend, final_order
 from ono99.tui.app import OnoApp
 from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen
 from ono99.tui.session import HUMAN, NotOver, Session, parse_pace
-from ono99.tui.texts import card_legend, final_order
 from test_play_plain import CODES, ENV
 from test_tui_app import make_app, play_to_the_end, use_language
 

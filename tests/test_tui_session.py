@@ -12,8 +12,8 @@ from ono99.errors import RulesError
 from ono99.game import Game
 from ono99.i18n import set_language
 from ono99.records import replay
+from ono99.texts import rules_help, tell, turn_text, why_not
 from ono99.tui.session import HUMAN, NotPlayable, Session, resolve_level
-from ono99.tui.texts import rules_help, tell, turn_text, why_not
 
 GAMES = [
     ("mattel2022", {}, 4),

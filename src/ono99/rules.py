@@ -23,9 +23,23 @@ from ono99.i18n import N_
 from ono99.scoring import Elimination, Points, Scoring, Tokens
 from ono99.termsafe import short_repr
 
-__all__ = ["Rules", "make_rules", "PRESETS", "deck_list"]
+__all__ = ["Rules", "make_rules", "PRESETS", "deck_list", "OPTIONS", "CHOICES", "POINTS_OPTIONS",
+           "option_defaults"]  # fmt: skip
 
 PRESETS = ("mattel2022", "classic1980", "gamerules")
+#: R-SET-6: the options each preset takes, in the order a form shows them
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "mattel2022": (),
+    "classic1980": ("scoring", "target", "points_mode", "zero_ending_99", "draw_penalty"),
+    "gamerules": ("draw_penalty",),
+}
+#: the values an option of fixed choices takes, the default first (R-SET-6)
+CHOICES: dict[str, tuple[str, ...]] = {
+    "scoring": ("tokens", "points"),
+    "points_mode": ("elimination", "lowest"),
+}
+#: options that count only with scoring "points" (R-END-3)
+POINTS_OPTIONS = ("target", "points_mode")
 #: the highest points target (R-SET-6): a points game must end (R-END-4)
 TARGET_LIMIT = 1_000_000
 
@@ -158,17 +172,14 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
             zero_ending_99=False, answers=frozenset((Card.REVERSE, Card.PLAY2)),
             play2_first_ok=True, scoring=Elimination(), draw_penalty=False,
         )  # fmt: skip
-    allowed = (
-        {"scoring", "target", "points_mode", "zero_ending_99", "draw_penalty"}
-        if preset == "classic1980"
-        else {"draw_penalty"}
-    )
-    unknown = sorted(set(opts) - allowed)
+    unknown = sorted(set(opts) - set(OPTIONS[preset]))
     if unknown:
         raise RulesError(
             N_("{preset} does not take option {option}"), preset=preset, option=repr(unknown[0])
         )
-    scoring = _choice(preset, "scoring", opts.get("scoring", "tokens"), ("tokens", "points"))
+    scoring = _choice(
+        preset, "scoring", opts.get("scoring", CHOICES["scoring"][0]), CHOICES["scoring"]
+    )
     target, points_mode = 0, ""
     if scoring == "points":
         target = opts.get("target", 100)
@@ -183,10 +194,11 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
                 preset=preset, option=repr("target"), limit=TARGET_LIMIT, value=_shown(target),
             )  # fmt: skip
         points_mode = _choice(
-            preset, "points_mode", opts.get("points_mode", "elimination"), ("elimination", "lowest")
-        )
+            preset, "points_mode", opts.get("points_mode", CHOICES["points_mode"][0]),
+            CHOICES["points_mode"],
+        )  # fmt: skip
     else:
-        for name in ("target", "points_mode"):
+        for name in POINTS_OPTIONS:
             if name in opts:
                 raise RulesError(
                     N_("{preset} option {option} needs scoring {scoring}"),
@@ -208,3 +220,19 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
         scoring=Points(target, points_mode) if scoring == "points" else Tokens(),
         draw_penalty=draw_penalty,
     )  # fmt: skip
+
+
+def option_defaults(preset: str) -> dict[str, Any]:
+    """The options ``preset`` takes with their defaults (R-SET-6), as :func:`make_rules`
+    resolves them, in :data:`OPTIONS` order; with scoring, the points options too.
+
+    >>> option_defaults("gamerules")
+    {'draw_penalty': False}
+    >>> option_defaults("classic1980")["target"]
+    100
+    """
+    resolved = dict(make_rules(preset).options)
+    if "scoring" in resolved:
+        resolved.update(make_rules(preset, {"scoring": "points"}).options)
+        resolved["scoring"] = CHOICES["scoring"][0]
+    return {name: resolved[name] for name in OPTIONS[preset]}

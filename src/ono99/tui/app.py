@@ -21,6 +21,7 @@ from ono99.cards import DRAW
 from ono99.errors import Ono99Error
 from ono99.events import Event
 from ono99.i18n import _, translate_error
+from ono99.texts import card_legend, move_name, preset_title, rules_help, tell, winner_text
 from ono99.tui.cells import use_terminal_widths
 from ono99.tui.screens import (
     MIN_SIZE,
@@ -40,7 +41,6 @@ from ono99.tui.session import (
     Session,
 )
 from ono99.tui.setup import NewGameScreen
-from ono99.tui.texts import card_legend, move_name, preset_title, rules_help, tell, winner_text
 from ono99.tui.widgets import HandBar, PlayersPanel, TotalPanel, new_total
 
 __all__ = ["OnoApp"]

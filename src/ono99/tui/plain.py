@@ -18,8 +18,7 @@ from ono99.errors import RecordError
 from ono99.events import Event
 from ono99.i18n import _
 from ono99.termsafe import terminal_safe
-from ono99.tui.session import HUMAN, NotPlayable, Session
-from ono99.tui.texts import (
+from ono99.texts import (
     final_standings,
     rules_help,
     standing_text,
@@ -27,6 +26,7 @@ from ono99.tui.texts import (
     turn_text,
     winner_text,
 )
+from ono99.tui.session import HUMAN, NotPlayable, Session
 
 __all__ = ["PlainGame", "run_plain"]
 

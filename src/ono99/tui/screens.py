@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ono99.i18n import _
-from ono99.tui.texts import final_standings, standing_text
+from ono99.texts import final_standings, standing_text
 from ono99.view import PlayerView
 
 __all__ = ["HelpScreen", "ConfirmQuit", "ConfirmNewGame", "RoundSummary", "GameOver",

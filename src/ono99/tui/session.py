@@ -34,7 +34,7 @@ from ono99.game import Game, new_seed
 from ono99.i18n import N_, _
 from ono99.records import to_record
 from ono99.rules import Rules, make_rules
-from ono99.tui.texts import why_not
+from ono99.texts import why_not
 from ono99.view import PlayerView, PublicView
 
 __all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "NotOver", "Session", "NewGame",

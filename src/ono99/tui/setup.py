@@ -19,32 +19,27 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ono99.cards import Card
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
-from ono99.narrate import card_name
 from ono99.records import SEED_LIMIT
-from ono99.rules import PRESETS, TARGET_LIMIT, make_rules
+from ono99.rules import (
+    CHOICES,
+    OPTIONS,
+    POINTS_OPTIONS,
+    PRESETS,
+    TARGET_LIMIT,
+    make_rules,
+    option_defaults,
+)
+from ono99.texts import choice_label, option_label, preset_title
 from ono99.tui.session import LEVELS, PACES, NewGame, check_draw_seconds
-from ono99.tui.texts import preset_title
 
-__all__ = ["NewGameScreen", "preset_options", "level_label"]
+__all__ = ["NewGameScreen", "level_label"]
 
+#: every option of R-SET-6 (classic1980 takes them all), in the form's order
+ALL_OPTIONS = OPTIONS["classic1980"]
 #: the fields of the form, in order; each sits in a row ``#row-<name>``
-FIELDS = ("rules", "players", "bots", "pace", "scoring", "target", "points_mode",
-          "zero_ending_99", "draw_penalty", "draw_seconds", "seed")  # fmt: skip
-#: options that only count with scoring = points (R-END-3)
-POINTS_OPTIONS = ("target", "points_mode")
-
-
-def preset_options(preset: str) -> dict[str, Any]:
-    """The options ``preset`` takes with their defaults (R-SET-6), as rules.py resolves them;
-    with scoring, the points options (``target``, ``points_mode``) too."""
-    options = dict(make_rules(preset).options)
-    if "scoring" in options:
-        points = make_rules(preset, {"scoring": "points"}).options
-        options.update((k, points[k]) for k in POINTS_OPTIONS)
-    return options
+FIELDS = ("rules", "players", "bots", "pace", *ALL_OPTIONS, "draw_seconds", "seed")
 
 
 def pace_choices(current: float) -> list[tuple[str, float]]:
@@ -105,8 +100,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
     def compose(self) -> ComposeResult:
         cur = self.current
-        defaults = {**preset_options("classic1980"), **cur.options}
-        rules_99 = make_rules("classic1980")
+        defaults = {**option_defaults("classic1980"), **cur.options}
 
         def row(name: str, label: str) -> Horizontal:
             return Horizontal(Label(label, classes="label"), id=f"row-{name}", classes="row")
@@ -134,30 +128,25 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                         pace_choices(cur.pace),
                         value=cur.pace, allow_blank=False, compact=True, id="set-pace",
                     )  # fmt: skip
-                with row("scoring", _("Scoring")):
+                with row("scoring", option_label("scoring")):
                     yield Select(
-                        [(_("tokens"), "tokens"), (_("points"), "points")],
+                        self.choices("scoring"),
                         value=defaults["scoring"], allow_blank=False, compact=True, id="set-scoring",
                     )  # fmt: skip
-                with row("target", _("Points target")):
+                with row("target", option_label("target")):
                     yield Input(
                         str(defaults["target"]), restrict=r"[0-9]*", compact=True,
                         id="set-target",
                     )  # fmt: skip
-                with row("points_mode", _("At the target")):
+                with row("points_mode", option_label("points_mode")):
                     yield Select(
-                        [
-                            (_("reaching it puts a player out"), "elimination"),
-                            (_("the game ends, fewest points wins"), "lowest"),
-                        ],
+                        self.choices("points_mode"),
                         value=defaults["points_mode"], allow_blank=False, compact=True,
                         id="set-points_mode",
                     )  # fmt: skip
-                with row("zero_ending_99", _("{card} on totals ending in 0").format(
-                    card=card_name(int(Card.NINETY_NINE), rules_99))
-                ):  # fmt: skip
+                with row("zero_ending_99", option_label("zero_ending_99")):
                     yield OptionCheck(bool(defaults["zero_ending_99"]), id="set-zero_ending_99")
-                with row("draw_penalty", _("Draw penalty")):
+                with row("draw_penalty", option_label("draw_penalty")):
                     yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
                 with row("draw_seconds", _("Seconds to draw")):
                     yield Input(
@@ -185,6 +174,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         self.show_options()
         self.query_one("#set-rules", Select).focus()
 
+    @staticmethod
+    def choices(name: str) -> list[tuple[str, str]]:
+        """An option's fixed choices (R-SET-6) in words."""
+        return [(choice_label(name, value), value) for value in CHOICES[name]]
+
     def player_choices(self, preset: str) -> list[tuple[str, int]]:
         """R-SET-5: only the preset's player counts."""
         r = make_rules(preset)
@@ -193,9 +187,9 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     def show_options(self) -> None:
         """Rows for the options this preset takes (R-SET-6); points options only with points."""
         preset = str(self.query_one("#set-rules", Select).value)
-        taken = preset_options(preset)
+        taken = option_defaults(preset)
         points = "scoring" in taken and self.query_one("#set-scoring", Select).value == "points"
-        for name in taken.keys() | {"scoring", "zero_ending_99", "draw_penalty", *POINTS_OPTIONS}:
+        for name in ALL_OPTIONS:
             self.query_one(f"#row-{name}").display = name in taken
         for name in POINTS_OPTIONS:
             self.query_one(f"#row-{name}").disabled = not points
@@ -260,7 +254,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     def settings(self) -> NewGame | str:
         """The chosen settings, validated by rules.py, or a one-line reason why not."""
         preset = str(self.query_one("#set-rules", Select).value)
-        taken = preset_options(preset)
+        taken = option_defaults(preset)
         options: dict[str, Any] = {}
         if "scoring" in taken:
             options["scoring"] = str(self.query_one("#set-scoring", Select).value)

@@ -14,7 +14,7 @@ from textual.widgets import Digits, Static
 from ono99.cards import DRAW, FOUR_99
 from ono99.i18n import _, ngettext
 from ono99.moves import total_after
-from ono99.tui.texts import direction_text, move_name, score_text, turn_text
+from ono99.texts import direction_text, move_name, score_text, turn_text
 from ono99.view import PlayerView
 
 __all__ = ["PlayersPanel", "TotalPanel", "HandBar", "CardView", "new_total"]

@@ -18,10 +18,11 @@ from ono99 import i18n
 from ono99.cards import action_code
 from ono99.errors import Ono99Error
 from ono99.events import Event
-from ono99.narrate import narrate
+from ono99.i18n import _
+from ono99.narrate import card_name, narrate
 from ono99.rules import Rules
 
-__all__ = ["catalog", "speaking", "event_json", "translate", "pick_language"]
+__all__ = ["catalog", "speaking", "event_json", "by_bot_text", "translate", "pick_language"]
 
 
 @functools.cache
@@ -95,3 +96,13 @@ def event_json(
         "info": info,
         "text": text,
     }
+
+
+def by_bot_text(event: Event, rules: Rules) -> str:
+    """A card a bot played for the reader's seat while they were away or out of time,
+    told to them as the bot's (in the language of the ``speaking`` block)."""
+    assert event.card is not None
+    # TRANSLATORS: a card a bot played for the reader while they were away or out of time
+    return _("A bot plays {card} for you — total {total}").format(
+        card=card_name(event.card, rules), total=event.total
+    )

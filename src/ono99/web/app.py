@@ -60,6 +60,7 @@ from ono99.web.replay_api import make_router as make_replay_router
 from ono99.web.settings import Settings
 from ono99.web.store import Store
 from ono99.web.tables import Table
+from ono99.web.words_api import make_router as make_words_router
 
 __all__ = [
     "create_app",
@@ -621,12 +622,7 @@ def create_app(
     async def record(table_id: str) -> dict[str, Any]:
         return (await _table(table_id)).record()
 
-    @app.get("/api/i18n/{lang}")
-    async def i18n_catalog(lang: str) -> dict[str, Any]:
-        if lang not in LANGUAGES:
-            raise WebError(404, N_("unknown language {lang}"), lang=repr(lang[:10]))
-        return _catalog_json(lang)
-
+    app.include_router(make_words_router())  # /api/i18n/{lang}, /api/presets
     app.include_router(make_replay_router())
     app.include_router(make_companion_router(db_url))  # /companion (docs/companion.md)
 
@@ -791,19 +787,3 @@ def _reply_error(table: Table, conn: Conn, template: str, msg_id: Any = None) ->
     if msg_id is not None:
         out["id"] = msg_id
     conn.send(out)
-
-
-def _catalog_json(lang: str) -> dict[str, Any]:
-    messages: dict[str, str] = {}
-    plurals: dict[str, list[str]] = {}
-    raw = getattr(catalog(lang), "_catalog", {})
-    for key, value in raw.items():
-        if isinstance(key, tuple):
-            singular, index = key
-            forms = plurals.setdefault(singular, [])
-            while len(forms) <= index:
-                forms.append("")
-            forms[index] = value
-        elif key:
-            messages[key] = value
-    return {"lang": lang, "dir": "ltr", "messages": messages, "plurals": plurals}

@@ -38,6 +38,11 @@ __all__ = [
     "ViewOut",
     "SeatOut",
     "TableOut",
+    "TextsOut",
+    "ChoiceOut",
+    "OptionOut",
+    "PresetOut",
+    "PresetsOut",
     "StateMsg",
     "ErrorMsg",
     "PongMsg",
@@ -207,11 +212,65 @@ class TableOut(_Out):
     next_table: str | None = Field(description="the rematch's table id")
 
 
+class TextsOut(_Out):
+    """The words this connection's reader is told beside the view
+    (``ono99.texts.view_words``), in its language: the page words nothing itself."""
+
+    cards: dict[str, str] = Field(
+        description="every card code of the preset (and 99x4, draw where it has them): its name"
+    )
+    turn: str = Field(description="whose turn it is, told to this seat (or to a spectator)")
+    owes: str | None = Field(description="who owes two cards (Play 2); null when nobody does")
+    why_not: dict[str, str] = Field(
+        description="each move this seat might try (its cards, draw, 99x4) that it may not "
+        "make now: why, from its own view only; {} for a spectator"
+    )
+
+
+class ChoiceOut(_Out):
+    value: str
+    label: str
+
+
+class OptionOut(_Out):
+    """One option a preset takes (R-SET-6)."""
+
+    name: str
+    label: str
+    type: Literal["bool", "int", "choice"]
+    default: bool | int | str
+    choices: list[ChoiceOut] | None = Field(description="the values of a choice, default first")
+    min: int | None
+    max: int | None
+    needs: dict[str, str] | None = Field(
+        description="the option counts only when these options have these values"
+    )
+
+
+class PresetOut(_Out):
+    """A preset as the page shows it (``ono99.texts.preset_words``)."""
+
+    name: str
+    title: str
+    players: list[int] = Field(description="[fewest, most] players (R-SET-5)")
+    options: list[OptionOut]
+    cards: dict[str, str] = Field(description="card code -> name")
+    help: list[str] = Field(description="the rules in short paragraphs, the title first")
+
+
+class PresetsOut(_Out):
+    """``GET /api/presets``."""
+
+    lang: str
+    presets: list[PresetOut]
+
+
 class StateMsg(_Out):
     type: Literal["state"]
     version: int
     presence: int
     view: ViewOut
+    texts: TextsOut
     table: TableOut
     events: list[EventOut]
     catchup: bool = False
@@ -242,6 +301,10 @@ def schemas() -> dict[str, Any]:
             "state": StateMsg.model_json_schema(),
             "error": ErrorMsg.model_json_schema(),
             "pong": PongMsg.model_json_schema(),
+        },
+        "answers": {
+            "presets": PresetsOut.model_json_schema(),
+            "preset": PresetOut.model_json_schema(),
         },
         "http": {
             "create_table": CreateTable.model_json_schema(),

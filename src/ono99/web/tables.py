@@ -30,7 +30,10 @@ from ono99.events import Event
 from ono99.game import Game
 from ono99.i18n import N_
 from ono99.records import to_record
-from ono99.web.announce import event_json, speaking, translate
+from ono99.rules import make_rules
+from ono99.texts import card_names, view_words
+from ono99.view import PublicView
+from ono99.web.announce import by_bot_text, event_json, speaking, translate
 from ono99.web.conn import Conn
 from ono99.web.errors import WebError, clean_name, no_table
 from ono99.web.protocol import MoveMsg
@@ -177,15 +180,19 @@ class Table:
             "pending_draw": None,
         }  # fmt: skip
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        """VIEW: the seat's own view (or the public one) and the table's public facts."""
+    def _seat_view(self, seat: int | None) -> PublicView | None:
+        """The seat's own view (a spectator's: the public one); None before the start."""
         g = self.game
         if g is None:
-            view = self._lobby_view(seat)
-        elif seat is None:
-            view = g.public_view().to_json()
-        else:
-            view = g.view(seat).to_json()
+            return None
+        return g.public_view() if seat is None else g.view(seat)
+
+    def view_for(self, seat: int | None, seen: PublicView | None = None) -> dict[str, Any]:
+        """VIEW: the seat's own view (``seen``, else built here) and the table's public facts."""
+        g = self.game
+        if seen is None:
+            seen = self._seat_view(seat)
+        view = self._lobby_view(seat) if seen is None else seen.to_json()
         view["phase"] = self.phase
         view["connected"] = self.connected()
         view["bots"] = [self.botlike(s) for s in range(self.settings.players)]
@@ -207,22 +214,24 @@ class Table:
         g = self.game
         events: list[dict[str, Any]] = []
         catchup = conn.fresh
-        if g is not None:
-            start = conn.cursor
-            total = len(g.events or [])
-            if conn.fresh:
-                start = max(0, total - CATCHUP_EVENTS)
-            todo = g.events_for(conn.seat, start)
-            if todo:
-                with speaking(conn.lang):
-                    events = [self._event(i, e, g, conn.seat) for i, e in enumerate(todo, start)]
-            conn.cursor = total
+        seen = self._seat_view(conn.seat)
+        with speaking(conn.lang):
+            if g is not None:
+                start = conn.cursor
+                total = len(g.events or [])
+                if conn.fresh:
+                    start = max(0, total - CATCHUP_EVENTS)
+                todo = g.events_for(conn.seat, start)
+                events = [self._event(i, e, g, conn.seat) for i, e in enumerate(todo, start)]
+                conn.cursor = total
+            texts = self._texts(seen)
         conn.fresh = False
         msg: dict[str, Any] = {
             "type": "state",
             "version": self.version,
             "presence": self.presence,
-            "view": self.view_for(conn.seat),
+            "view": self.view_for(conn.seat, seen),
+            "texts": texts,
             "table": self.info(self.hub.base_url) if info is None else info,
             "events": events,
             "catchup": catchup,
@@ -230,6 +239,14 @@ class Table:
         if ack is not None:
             msg["ack"] = ack
         return msg
+
+    def _texts(self, seen: PublicView | None) -> dict[str, Any]:
+        """TEXTS: what the seat of ``seen`` is told beside its view (in the language of the
+        ``speaking`` block around the call); before the start only the card names."""
+        if seen is None:
+            rules = make_rules(self.settings.rules, self.settings.options)
+            return {"cards": card_names(rules), "turn": "", "owes": None, "why_not": {}}
+        return view_words(seen)
 
     def _broadcast(self, acker: Conn | None = None, ack: Any = None) -> None:
         if not self.conns:
@@ -411,6 +428,8 @@ class Table:
         if index in self._by_bot and e.seat == seat:
             out = event_json(e, g.names, g.rules, None, None)
             out["info"] = {**(out["info"] or {}), "by_bot": True}
+            if e.kind == "play" and e.card is not None:
+                out["text"] = by_bot_text(e, g.rules)
             return out
         return event_json(e, g.names, g.rules, seat, None)
 

@@ -111,6 +111,10 @@ export const resolveCode = (code) => call("GET", `/api/codes/${encodeURIComponen
 export const getRecord = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`);
 /** The replay's steps; `record` is an object (big integers as BigInt) or a record's JSON text. */
 export const replaySteps = (record) => call("POST", "/api/replay", record);
+/** A preset's words (PresetOut) for `options`: its rules help for them. */
+export const presetWords = (preset, options) => call(
+  "GET", `/api/presets/${encodeURIComponent(preset)}?options=${encodeURIComponent(JSON.stringify(options || {}))}`,
+);
 
 export function recordUrl(id) {
   return `/api/tables/${encodeURIComponent(id)}/record`;

@@ -1,17 +1,17 @@
 // The web table: lobby, waiting room, the game, summaries and the replay viewer.
-// The page draws only what the server sends (view) and sends intents (moves); it never
-// decides what is legal.
+// The page draws only what the server sends (view, texts) and sends intents (moves); it
+// never decides what is legal and holds no rule fact: the presets (player ranges,
+// options, card names, rules help) come from GET /api/i18n/{lang} and /api/presets, and
+// every `state` names the cards, says whose turn it is and why a card cannot be played.
 import * as api from "./api.js";
 import { $, $$, fill, h, show } from "./dom.js";
-import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t, tn } from "./i18n.js";
+import {
+  LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setLanguage, t, tn,
+} from "./i18n.js";
 import { ReplayViewer } from "./replay.js";
 import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
-import {
-  cardName, directionText, presetTitle, rulesFacts, rulesHelp, scoreText, statusText, turnText, whyNot,
-  winnerText,
-} from "./words.js";
+import { directionText, presetTitle, scoreText, statusText, winnerText } from "./words.js";
 
-const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
 const LOG_MAX = 150;
@@ -30,9 +30,10 @@ const state = {
   socket: null,
   msg: null, // the last state message
   view: null,
+  texts: { cards: {}, turn: "", owes: null, why_not: {} }, // the last state's `texts`
   version: null,
   sent: false, // a move is on its way
-  helpRules: ["mattel2022", {}],
+  helpRules: [null, {}], // [preset, options] of the last table seen (null: the default)
   summaryFor: null,
   summaryMoves: null, // view.moves when the round summary was shown: the next move hides it
   deadline: null,
@@ -141,66 +142,90 @@ function buildLanguagePicker() {
 
 // ---------------------------------------------------------------- lobby
 
+/** The engine's default preset: the first it lists. */
+function defaultPreset() {
+  const [first] = presetList();
+  return first ? first.name : "";
+}
+
+/** The options the preset takes (PresetOut.options): one control each, `opt-NAME`. */
+function presetOptions(preset) {
+  const p = presetWords(preset);
+  return p ? p.options : [];
+}
+
+function optionControl(o) {
+  const id = `opt-${o.name}`;
+  if (o.type === "bool") {
+    return h("label", { class: "check", dataset: { option: o.name } },
+      h("input", { id, type: "checkbox", checked: o.default === true ? "" : null }), h("span", { text: o.label }));
+  }
+  const input = o.type === "choice"
+    ? h("select", { id }, o.choices.map((c) => h("option", { value: c.value, text: c.label })))
+    : h("input", { id, type: "number", min: String(o.min), max: String(o.max), value: String(o.default), inputmode: "numeric" });
+  return h("label", { dataset: { option: o.name } }, h("span", { text: o.label }), input);
+}
+
+/** The value a control holds, in the option's type. */
+function optionValue(o) {
+  const el = $(`#opt-${o.name}`);
+  if (!el) return o.default;
+  if (o.type === "bool") return el.checked;
+  if (o.type === "int") return Number(el.value) || o.default;
+  return el.value;
+}
+
+/** Whether the option counts with the values chosen (`needs`, e.g. the points target). */
+function optionApplies(o, chosen) {
+  return Object.entries(o.needs || {}).every(([k, v]) => chosen[k] === v);
+}
+
 function optionControls(preset) {
   const fs = $("#create-options");
-  const prev = collectOptions();
-  const items = [];
-  if (preset === "classic1980") {
-    items.push(h("label", {}, h("span", { text: t("Scoring") }),
-      h("select", { id: "opt-scoring" },
-        h("option", { value: "tokens", text: t("tokens") }), h("option", { value: "points", text: t("points") }))));
-    items.push(h("label", { class: "if-points" }, h("span", { text: t("Points target") }),
-      h("input", { id: "opt-target", type: "number", min: "1", max: "10000", value: "100", inputmode: "numeric" })));
-    items.push(h("label", { class: "if-points" }, h("span", { text: t("At the target") }),
-      h("select", { id: "opt-points-mode" },
-        h("option", { value: "elimination", text: t("reaching it puts a player out") }),
-        h("option", { value: "lowest", text: t("the game ends, fewest points wins") }))));
-    items.push(h("label", { class: "check" }, h("input", { id: "opt-zero99", type: "checkbox" }),
-      h("span", { text: t("{card} on totals ending in 0", { card: cardName("99", preset) }) })));
-  }
-  if (preset !== "mattel2022") {
-    items.push(h("label", { class: "check" }, h("input", { id: "opt-draw", type: "checkbox" }),
-      h("span", { text: t("Draw penalty") })));
-  }
-  fill(fs, h("legend", { text: t("Options") }), items.length ? items : h("p", { class: "small", text: t("These rules have no options.") }));
+  const prev = {};
+  for (const el of $$("[id^=opt-]", fs)) prev[el.id] = el.type === "checkbox" ? el.checked : el.value;
+  const options = presetOptions(preset);
+  fill(fs, h("legend", { text: t("Options") }),
+    options.length ? options.map(optionControl) : h("p", { class: "small", text: t("These rules have no options.") }));
   // keep what was chosen
-  if ($("#opt-scoring") && prev.scoring) $("#opt-scoring").value = prev.scoring;
-  if ($("#opt-target") && prev.target) $("#opt-target").value = String(prev.target);
-  if ($("#opt-points-mode") && prev.points_mode) $("#opt-points-mode").value = prev.points_mode;
-  if ($("#opt-zero99")) $("#opt-zero99").checked = Boolean(prev.zero_ending_99);
-  if ($("#opt-draw")) $("#opt-draw").checked = Boolean(prev.draw_penalty);
+  for (const [id, value] of Object.entries(prev)) {
+    const el = $(`#${id}`, fs);
+    if (!el) continue;
+    if (el.type === "checkbox") el.checked = value;
+    else el.value = value;
+  }
   const sync = () => {
-    const points = $("#opt-scoring") && $("#opt-scoring").value === "points";
-    for (const el of $$(".if-points", fs)) show(el, points);
+    const chosen = Object.fromEntries(options.map((o) => [o.name, optionValue(o)]));
+    for (const o of options) show($(`[data-option="${o.name}"]`, fs), optionApplies(o, chosen));
   };
-  if ($("#opt-scoring")) $("#opt-scoring").addEventListener("change", sync);
+  fs.onchange = sync;
   sync();
 }
 
+/** The options chosen: those that count and differ from their defaults. */
 function collectOptions() {
-  const o = {};
-  if ($("#opt-scoring") && $("#opt-scoring").value === "points") {
-    o.scoring = "points";
-    o.target = Number($("#opt-target").value) || 100;
-    o.points_mode = $("#opt-points-mode").value;
+  const options = presetOptions($("#create-rules").value);
+  const chosen = Object.fromEntries(options.map((o) => [o.name, optionValue(o)]));
+  const out = {};
+  for (const o of options) {
+    if (optionApplies(o, chosen) && chosen[o.name] !== o.default) out[o.name] = chosen[o.name];
   }
-  if ($("#opt-zero99") && $("#opt-zero99").checked) o.zero_ending_99 = true;
-  if ($("#opt-draw") && $("#opt-draw").checked) o.draw_penalty = true;
-  return o;
+  return out;
 }
 
 function buildLobby() {
   const rulesSel = $("#create-rules");
   const keep = {
-    rules: rulesSel.value || "mattel2022",
+    rules: rulesSel.value || defaultPreset(),
     players: $("#create-players").value || "4",
     bots: $("#create-bots").value || "medium",
     timer: $("#create-timer").value || "0",
   };
-  fill(rulesSel, Object.keys(PRESETS).map((p) => h("option", { value: p, text: presetTitle(p) })));
+  fill(rulesSel, presetList().map((p) => h("option", { value: p.name, text: p.title })));
   rulesSel.value = keep.rules;
   const players = () => {
-    const [lo, hi] = PRESETS[rulesSel.value];
+    const p = presetWords(rulesSel.value);
+    const [lo, hi] = p ? p.players : [Number(keep.players), Number(keep.players)];
     const sel = $("#create-players");
     const cur = Number(sel.value || keep.players);
     fill(sel, Array.from({ length: hi - lo + 1 }, (_, i) => h("option", { value: String(lo + i), text: String(lo + i) })));
@@ -423,13 +448,11 @@ function renderTable() {
     t("Round {round}", { round: v.round }),
     t("draw pile {count}", { count: v.draw_pile }),
   ].join(" · ");
-  $("#turn").textContent = turnText(v);
+  $("#turn").textContent = state.texts.turn;
   $("#turn").classList.toggle("mine", mine && (v.legal || []).length > 0);
   const owes = $("#owes");
-  if (v.owes_two !== null && v.owes_two !== undefined && v.to_move !== null) {
-    owes.textContent = v.owes_two === v.seat ? t("You must play two cards") : t("{name} must play two cards", { name: v.names[v.owes_two] });
-    show(owes, true);
-  } else show(owes, false);
+  owes.textContent = state.texts.owes || "";
+  show(owes, Boolean(state.texts.owes));
 
   // players
   const items = v.names.map((name, s) => {
@@ -457,7 +480,7 @@ function renderTable() {
     h("span", { class: "facts", text: facts.join(" · ") }));
     if (turn) li.append(h("span", { class: "sr-only", text: ` — ${t("plays now")}` }));
     if ((v.laid_down || [])[s] && v.laid_down[s].length) {
-      li.append(h("span", { class: "laid small", text: v.laid_down[s].map((c) => cardName(c, v.rules)).join(" ") }));
+      li.append(h("span", { class: "laid small", text: v.laid_down[s].map(cardWord).join(" ") }));
     }
     return li;
   });
@@ -479,7 +502,7 @@ function renderHand() {
   const buttons = (v.hand || []).map((code, i) => {
     const ok = legal.has(code) && !state.sent;
     // on your turn each card says why it cannot be played; otherwise the turn line says it
-    const reason = legal.has(code) || !myTurn ? null : whyNot(code, v);
+    const reason = legal.has(code) || !myTurn ? null : whyNot(code);
     const rid = `card-why-${i}`;
     return h("button", {
       type: "button",
@@ -491,14 +514,14 @@ function renderHand() {
       onclick: () => playCard(code, i),
     },
     h("span", { class: "key", "aria-hidden": "true", text: i < 9 ? String(i + 1) : "" }),
-    h("span", { class: "face", text: cardName(code, v.rules) }),
+    h("span", { class: "face", text: cardWord(code) }),
     reason ? h("span", { class: "why", id: rid, text: reason }) : null);
   });
   if (legal.has("99x4")) {
     buttons.push(h("button", {
       type: "button", class: "card c-x4 ok", "aria-disabled": state.sent ? "true" : "false",
       dataset: { card: "99x4", index: String(buttons.length) }, onclick: () => playCard("99x4"),
-    }, h("span", { class: "face", text: t("Discard four {card} cards", { card: cardName("99", v.rules) }) })));
+    }, h("span", { class: "face", text: t("Discard four {card} cards", { card: cardWord("99") }) })));
   }
   fill($("#hand"), buttons);
   if (focused !== null && !Number.isNaN(focused)) {
@@ -507,7 +530,8 @@ function renderHand() {
   }
   const drawLegal = legal.has("draw");
   const drawBtn = $("#draw-button");
-  show(drawBtn, drawLegal || rulesFacts(v.rules, v.options).drawPenalty);
+  // with the draw penalty (R-DRAW-1) the button stays in view, lit when a draw is due
+  show(drawBtn, drawLegal || (v.options || {}).draw_penalty === true);
   drawBtn.setAttribute("aria-disabled", drawLegal && !state.sent ? "false" : "true");
   drawBtn.classList.toggle("ok", drawLegal);
   const alert = $("#draw-alert");
@@ -516,6 +540,17 @@ function renderHand() {
     if (!wasShown) alert.textContent = t("Press D now to draw your card!");
     show(alert, true);
   } else show(alert, false);
+}
+
+/** A card code's name, as this state's `texts` gives it. */
+function cardWord(code) {
+  const name = state.texts.cards[code];
+  return name === undefined ? String(code) : name;
+}
+
+/** Why this seat cannot make `code` now (the server's reason, from its own view), or "". */
+function whyNot(code) {
+  return state.texts.why_not[code] || "";
 }
 
 function cardClass(code) {
@@ -527,7 +562,7 @@ function playCard(code, index) {
   const v = state.view;
   if (!v) return;
   if (!(v.legal || []).includes(code)) {
-    $("#move-note").textContent = whyNot(code, v) || "";
+    $("#move-note").textContent = whyNot(code);
     return;
   }
   if (state.sent) return;
@@ -620,15 +655,10 @@ function hideSummary() {
   state.summaryMoves = null;
 }
 
-/** An event's words: the server's narration (`text`); a card a bot played for this seat
- * while its player was away or out of time is told as such, not as "You play 10".
- * The page knows it live (a move of this seat it did not send, while away or past the
- * deadline); for a catch-up only the server can say it, with `info.by_bot: true`. */
-function eventText(e, v, botForMe) {
-  const byBot = botForMe || Boolean(e.info && e.info.by_bot === true);
-  if (byBot && e.seat === v.seat && (e.kind === "play" || e.kind === "four99") && e.card !== null) {
-    return t("A bot plays {card} for you — total {total}", { card: cardName(e.card === "99x4" ? "99" : e.card, v.rules), total: e.total });
-  }
+/** An event's words: the server's narration (`text`). A card a bot played for this seat
+ * while its player was away or out of time comes worded as the bot's ("A bot plays 10 for
+ * you"), live and in a catch-up (`info.by_bot`). */
+function eventText(e) {
   return e.text || null;
 }
 
@@ -669,6 +699,7 @@ function onState(msg) {
     return;
   }
   state.view = v;
+  state.texts = msg.texts || { cards: {}, turn: "", owes: null, why_not: {} };
   state.helpRules = [v.rules, v.options || {}];
   const events = Array.isArray(msg.events) ? msg.events : [];
   const catchup = Boolean(msg.catchup) || !prev;
@@ -678,7 +709,7 @@ function onState(msg) {
   const away = mine && Boolean((v.away || [])[v.seat]);
   const late = prevDeadline !== null && Date.now() / 1000 >= prevDeadline - 1;
   const botForMe = mine && !catchup && !acked && (away || late);
-  const lines = events.map((e) => eventText(e, v, botForMe)).filter(Boolean);
+  const lines = events.map(eventText).filter(Boolean);
   if (botForMe && late && state.timedOut !== prevDeadline && events.some((e) => e.seat === v.seat)) {
     state.timedOut = prevDeadline; // the timer ran out and a bot moved: say so once
     announce(t("Time is up: a bot plays for you"));
@@ -687,7 +718,7 @@ function onState(msg) {
   log(lines, catchup);
   if (!catchup) say(lines);
   for (const e of events) {
-    const text = eventText(e, v, botForMe);
+    const text = eventText(e);
     if (text && HEADLINE.includes(e.kind)) state.lastEvent = { kind: e.kind, text };
   }
   const moved = prev && v.moves !== prev.moves;
@@ -695,18 +726,18 @@ function onState(msg) {
   renderTable();
   renderLastEvent();
   const myTurn = mine && v.to_move === v.seat && (v.legal || []).length > 0;
-  if (myTurn && (!state.myTurn || moved || catchup)) announce(turnText(v));
+  if (myTurn && (!state.myTurn || moved || catchup)) announce(state.texts.turn);
   state.myTurn = myTurn;
   const gameOver = v.winner !== null && v.winner !== undefined;
   if (gameOver && state.summaryFor !== "game") {
     const over = events.filter((e) => e.kind === "game_over" || ROUND_LINES.includes(e.kind));
     const told = over.some((e) => e.kind === "game_over" && e.text);
-    showSummary("game", over.map((e) => eventText(e, v, botForMe)).filter(Boolean), told);
+    showSummary("game", over.map(eventText).filter(Boolean), told);
   }
   if (gameOver && msg.table && msg.table.next_table && !$("#rematch-link")) {
     onRematchOffered({ table: msg.table.next_table });
   } else if (!gameOver && prev && v.round > prev.round) {
-    const roundLines = events.filter((e) => ROUND_LINES.includes(e.kind)).map((e) => eventText(e, v, botForMe));
+    const roundLines = events.filter((e) => ROUND_LINES.includes(e.kind)).map(eventText);
     showSummary("round", roundLines.filter(Boolean));
   } else if (!gameOver && state.summaryFor === "game") {
     hideSummary();
@@ -870,13 +901,22 @@ function onKey(e) {
 
 // ---------------------------------------------------------------- help
 
-function openHelp() {
-  const [preset, options] = state.view ? [state.view.rules, state.view.options || {}]
-    : state.page === "lobby" ? [$("#create-rules").value || "mattel2022", collectOptions()] : state.helpRules;
-  const lines = rulesHelp(preset, options);
+/** The rules help for the preset and options in play (or chosen in the lobby), worded
+ * by the server (GET /api/presets/{P}?options=...). */
+async function openHelp() {
+  const [chosen, options] = state.view ? [state.view.rules, state.view.options || {}]
+    : state.page === "lobby" ? [$("#create-rules").value, collectOptions()] : state.helpRules;
+  const preset = chosen || defaultPreset();
+  let lines;
+  try {
+    lines = (await api.presetWords(preset, options)).help;
+  } catch (_e) {
+    const known = presetWords(preset); // the catalog's copy: the preset's default options
+    lines = known ? known.help : [];
+  }
   const [title, ...rest] = lines;
-  fill($("#help-text"), h("p", {}, h("strong", { text: title })), rest.map((l) => h("p", { text: l })));
-  $("#help").showModal();
+  fill($("#help-text"), h("p", {}, h("strong", { text: title || "" })), rest.map((l) => h("p", { text: l })));
+  if (!$("#help").open) $("#help").showModal();
 }
 
 // ---------------------------------------------------------------- replay

@@ -1,7 +1,9 @@
 // The page's words: the same gettext catalogs as the terminal game, served by
 // GET /api/i18n/{lang} as {"lang", "dir", "messages": {msgid: msgstr},
-// "plurals": {singular: [forms...]}}. Every msgid used here is marked in
-// src/ono99/web/ui_strings.py so `scripts/i18n.py extract` keeps it in the catalogs.
+// "plurals": {singular: [forms...]}, "presets": [PRESET...]}. Every msgid used here is
+// marked in src/ono99/web/ui_strings.py so `scripts/i18n.py extract` keeps it in the
+// catalogs. The presets (titles, player ranges, options, card names, rules help) are the
+// engine's (ono99/texts.py preset_words), worded in the language: the page knows no rule.
 
 export const LANGUAGES = {
   en: "English", ta: "தமிழ்", gu: "ગુજરાતી", uz: "Oʻzbekcha", my: "မြန်မာ", kn: "ಕನ್ನಡ",
@@ -17,7 +19,7 @@ const PLURAL = {
   my: () => 0,
 };
 
-let catalog = { lang: "en", dir: "ltr", messages: {}, plurals: {} };
+let catalog = { lang: "en", dir: "ltr", messages: {}, plurals: {}, presets: [] };
 const listeners = [];
 
 export function currentLanguage() {
@@ -39,16 +41,29 @@ export function initialLanguage() {
   return "en";
 }
 
+/** The presets as the server words them in the page's language (PresetOut of
+ * docs/protocol.md), in the engine's order; [] when the server could not be reached. */
+export function presetList() {
+  return catalog.presets;
+}
+
+/** One preset's words, or null. */
+export function presetWords(name) {
+  return catalog.presets.find((p) => p.name === name) || null;
+}
+
 export async function setLanguage(lang) {
   if (!(lang in LANGUAGES)) lang = "en";
-  let data = { lang, dir: "ltr", messages: {}, plurals: {} };
-  if (lang !== "en") {
-    try {
-      const r = await fetch(`/api/i18n/${lang}`);
-      if (r.ok) data = await r.json();
-    } catch (_e) { /* offline: English */ }
-  }
-  catalog = { lang, dir: data.dir || "ltr", messages: data.messages || {}, plurals: data.plurals || {} };
+  let data = { lang, dir: "ltr", messages: {}, plurals: {}, presets: [] };
+  try {
+    // English too: the answer carries the presets' words
+    const r = await fetch(`/api/i18n/${lang}`);
+    if (r.ok) data = await r.json();
+  } catch (_e) { /* offline: English, card codes */ }
+  catalog = {
+    lang, dir: data.dir || "ltr", messages: data.messages || {}, plurals: data.plurals || {},
+    presets: Array.isArray(data.presets) ? data.presets : [],
+  };
   document.documentElement.lang = lang;
   document.documentElement.dir = catalog.dir;
   try { localStorage.setItem("ono99.lang", lang); } catch (_e) { /* ignore */ }

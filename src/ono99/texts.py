@@ -1,25 +1,38 @@
-"""The words of the terminal game, seen from the human's seat (all translated).
+"""The words of the game for one reader (all translated): the front ends' one source.
 
-Announcements about the human use "you" (``narrate(..., you=seat)``);
-reasons why a card cannot be played are worked out here from the human's
-:class:`~ono99.view.PlayerView`, never from the engine's private state.
+The terminal game and the web table both word cards, presets, options, the rules, whose
+turn it is and why a card cannot be played with these functions, so no front end (and no
+JavaScript) holds a rule fact of its own. Announcements about the reader use "you"
+(``narrate(..., you=seat)``); reasons why a card cannot be played are worked out from the
+reader's :class:`~ono99.view.PlayerView`, never from the engine's private state.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import Any
 
-from ono99.cards import DRAW, FOUR_99, Card
+from ono99.cards import DRAW, FOUR_99, Card, action_code
 from ono99.events import Event
-from ono99.i18n import _, ngettext
+from ono99.i18n import _, get_language, ngettext
 from ono99.moves import why_illegal
 from ono99.narrate import card_name, narrate
-from ono99.rules import Rules
-from ono99.view import PlayerView
+from ono99.rules import (
+    CHOICES,
+    OPTIONS,
+    POINTS_OPTIONS,
+    TARGET_LIMIT,
+    Rules,
+    make_rules,
+    option_defaults,
+)
+from ono99.view import PlayerView, PublicView
 
 __all__ = ["tell", "why_not", "rules_help", "preset_title", "direction_text", "turn_text",
            "standing_text", "score_text", "winner_text", "move_name", "final_order",
-           "final_standings", "card_legend"]  # fmt: skip
+           "final_standings", "card_legend", "option_label", "choice_label", "card_names",
+           "preset_words", "view_words", "owes_text"]  # fmt: skip
 
 _M10, _REV, _P2, _HOLD, _99 = (int(c) for c in (Card.MINUS10, Card.REVERSE, Card.PLAY2,
                                                  Card.HOLD, Card.NINETY_NINE))  # fmt: skip
@@ -58,12 +71,15 @@ def tell(event: Event, names: Sequence[str], rules: Rules, you: int = 0) -> str 
     return narrate(event, names, rules, you=you)
 
 
-def winner_text(winner: int | tuple[int, ...] | list[int] | None, names: Sequence[str]) -> str:
-    """Who won, in one line."""
+def winner_text(
+    winner: int | tuple[int, ...] | list[int] | None, names: Sequence[str], you: int | None = 0
+) -> str:
+    """Who won, in one line, told to seat ``you`` (the terminal game's human is seat 0;
+    None: a spectator)."""
     if winner is None:
         return _("No winner yet")
     if isinstance(winner, int):
-        if winner == 0:
+        if winner == you:
             return _("You win the game!")
         return _("{name} wins the game!").format(name=names[winner])
     return _("{names} share the win").format(names=", ".join(names[s] for s in winner))
@@ -116,13 +132,15 @@ def why_not(action: int, view: PlayerView) -> str | None:
     return _("You cannot play {card} now").format(card=name)
 
 
-def turn_text(view: PlayerView) -> str:
-    """Whose move it is, with the Play 2 obligation and a pending draw."""
+def turn_text(view: PublicView) -> str:
+    """Whose move it is, with the Play 2 obligation and a pending draw, told to the
+    view's seat (a :class:`PublicView`: to a spectator)."""
     names = view.names
+    seat = view.seat if isinstance(view, PlayerView) else None
     if view.to_move is None:
-        return winner_text(view.winner, names)
-    if view.to_move != view.seat:
-        if view.pending_draw == view.seat:
+        return winner_text(view.winner, names, seat)
+    if not isinstance(view, PlayerView) or view.to_move != view.seat:
+        if seat is not None and view.pending_draw == seat:
             return _("Draw your card before {name} plays!").format(name=names[view.to_move])
         if view.owes_two == view.to_move:
             return _("{name} must play two cards").format(name=names[view.to_move])
@@ -136,6 +154,15 @@ def turn_text(view: PlayerView) -> str:
             return _("Your turn: play two cards (first card)")
         return _("Your turn: play your second card")
     return _("Your turn: play a card")
+
+
+def owes_text(view: PublicView) -> str | None:
+    """Who owes two cards (R-P2-6), told to the view's seat; None when nobody does."""
+    if view.owes_two is None or view.to_move is None:
+        return None
+    if isinstance(view, PlayerView) and view.owes_two == view.seat:
+        return _("You must play two cards")
+    return _("{name} must play two cards").format(name=view.names[view.owes_two])
 
 
 def score_text(view: PlayerView, seat: int) -> str:
@@ -294,3 +321,111 @@ def rules_help(rules: Rules) -> list[str]:
             )
         )
     return lines
+
+
+# ---------------------------------------------------------------- presets, options, views
+# What a front end shows of the presets (R-SET-5, R-SET-6) and of one view, as JSON-ready
+# data: the web table's page draws exactly this (docs/protocol.md), the terminal game's
+# new-game screen takes its labels from here.
+
+
+def option_label(name: str) -> str:
+    """An option of R-SET-6 as a form labels it."""
+    if name == "scoring":
+        return _("Scoring")
+    if name == "target":
+        return _("Points target")
+    if name == "points_mode":
+        return _("At the target")
+    if name == "zero_ending_99":
+        # the 1980 presets' 99 card: zero_ending_99 is classic1980's option (R-99-5)
+        return _("{card} on totals ending in 0").format(
+            card=card_name(int(Card.NINETY_NINE), make_rules("classic1980"))
+        )
+    if name == "draw_penalty":
+        return _("Draw penalty")
+    return name
+
+
+def choice_label(name: str, value: str) -> str:
+    """One value of an option of fixed choices (:data:`~ono99.rules.CHOICES`) in words."""
+    labels = {
+        ("scoring", "tokens"): _("tokens"),
+        ("scoring", "points"): _("points"),
+        ("points_mode", "elimination"): _("reaching it puts a player out"),
+        ("points_mode", "lowest"): _("the game ends, fewest points wins"),
+    }
+    return labels.get((name, value), value)
+
+
+def card_names(rules: Rules) -> dict[str, str]:
+    """Every card code of the preset's deck, and the moves it has besides (``99x4``,
+    ``draw``), with its name in the current language: the numbers stay digits."""
+    # a server words them for every connection after every move: once per preset and language
+    return dict(_card_names(rules.preset, get_language()))
+
+
+@functools.cache
+def _card_names(preset: str, lang: str) -> tuple[tuple[str, str], ...]:
+    rules = make_rules(preset)
+    names = [(action_code(c), card_name(c, rules)) for c, n in enumerate(rules.deck) if n]
+    if rules.four_99:
+        names.append((action_code(FOUR_99), move_name(FOUR_99, rules)))
+    if "draw_penalty" in OPTIONS[preset]:
+        names.append((action_code(DRAW), move_name(DRAW, rules)))
+    return tuple(names)
+
+
+def _option_json(name: str, default: Any) -> dict[str, Any]:
+    kind = "bool" if isinstance(default, bool) else "int" if isinstance(default, int) else "choice"
+    return {
+        "name": name,
+        "label": option_label(name),
+        "type": kind,
+        "default": default,
+        "choices": (
+            [{"value": v, "label": choice_label(name, v)} for v in CHOICES[name]]
+            if kind == "choice"
+            else None
+        ),
+        # R-SET-6: the points target is a positive integer up to the limit
+        "min": 1 if kind == "int" else None,
+        "max": TARGET_LIMIT if kind == "int" else None,
+        "needs": {"scoring": "points"} if name in POINTS_OPTIONS else None,
+    }
+
+
+def preset_words(preset: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A preset as a front end shows it: its title, player range, the options it takes
+    (with their defaults, labels and choices), its card names and the rules in short
+    paragraphs for ``options`` (default: none). Raises :class:`~ono99.errors.RulesError`
+    for a bad preset or options, as :func:`~ono99.rules.make_rules` does."""
+    rules = make_rules(preset, options)
+    return {
+        "name": preset,
+        "title": preset_title(rules),
+        "players": [rules.min_players, rules.max_players],
+        "options": [_option_json(k, v) for k, v in option_defaults(preset).items()],
+        "cards": card_names(rules),
+        "help": rules_help(rules),
+    }
+
+
+def view_words(view: PublicView) -> dict[str, Any]:
+    """What the reader of ``view`` is told beside it: the card names of the preset, whose
+    turn it is, who owes two cards, and why each move this seat might try (its cards, the draw, the four-99
+    discard) is not possible now — from the seat's own view only; a spectator has no
+    moves."""
+    reasons: dict[str, str] = {}
+    if isinstance(view, PlayerView):
+        tries = {*view.hand, DRAW, FOUR_99} if view.rules.four_99 else {*view.hand, DRAW}
+        for action in tries:
+            reason = why_not(action, view)
+            if reason is not None:
+                reasons[action_code(action)] = reason
+    return {
+        "cards": card_names(view.rules),
+        "turn": turn_text(view),
+        "owes": owes_text(view),
+        "why_not": reasons,
+    }
