@@ -446,7 +446,7 @@ class Game:
         (every seat's) and ``draw_pile`` (top card last): a world for search to play in
         (:func:`~ono99.determinize.sample_world`). ``seed`` drives its later reshuffles
         and deals; ``deals`` (parsed, as :data:`Deal`; None: from the seed) fixes the
-        deals of the rounds after ``view``'s, in order (the companion: a player dealt only cards they cannot play).
+        deals of the rounds after ``view``'s, in order.
         It has no history (no moves, no event log) and is never a real game."""
         g = cls.__new__(cls)
         g.rules = view.rules

@@ -73,7 +73,7 @@ class UnknownGame(Game):
     ``dealer`` as for :class:`~ono99.game.Game` (the seat after it plays first). Moves are
     :meth:`apply`'s card codes, ``FOUR_99``, ``DRAW`` and :data:`BUST` (or ``"bust"``)."""
 
-    __slots__ = ("told_hands", "told_points", "bust_context")
+    __slots__ = ("told_hands", "told_points", "bust_context", "_reshuffled", "_drawer", "_fresh")
     #: R-END-3 the cards left in each hand at the end of a round, by round
     told_hands: dict[int, list[list[int] | None]]
     #: R-END-3 the points of the cards left in each hand (None: out of the game), by round
@@ -91,6 +91,8 @@ class UnknownGame(Game):
     ) -> None:
         # set before Game.__init__ deals the first round and settles it
         self.told_hands, self.told_points, self.bust_context = {}, {}, {}
+        self._reshuffled: list[int] = []
+        self._drawer = self._fresh = -1
         super().__init__(rules, players, options=options, seed=0, dealer=dealer)
 
     def copy(self, events: bool = False) -> UnknownGame:
@@ -99,6 +101,8 @@ class UnknownGame(Game):
         g.told_hands = dict(self.told_hands)
         g.told_points = dict(self.told_points)
         g.bust_context = dict(self.bust_context)
+        g._reshuffled = self._reshuffled[:]
+        g._drawer, g._fresh = self._drawer, self._fresh
         return g
 
     @property
@@ -106,12 +110,19 @@ class UnknownGame(Game):
         """R-END-3: the game stopped at a points round's end for its hands or points."""
         return self._to_move < 0 and self._winner is None
 
-    def unseen(self) -> list[int]:
+    def unseen(self, seat: int | None = None) -> list[int]:
         """Copies of each card (index = card) not known to be anywhere: the deck less the
-        discard pile and the cards known in hands (a bust's card, a hand laid face up)."""
+        discard pile and the cards known in hands (a bust's card, a hand laid face up).
+
+        With ``seat``: the cards that seat's unknown cards may be. A hand held before a
+        reshuffle of this move (R-TURN-3) was dealt from the cards not yet played then:
+        not from the discard pile just turned over (only its drawer may hold those)."""
         counts = list(self.rules.deck)
         for c in self.discard:
             counts[c] -= 1
+        if seat is not None and seat != self._fresh:
+            for c in self._reshuffled:
+                counts[c] -= 1
         for hand in self.hands:
             for c in hand:
                 if c != UNKNOWN:
@@ -134,6 +145,7 @@ class UnknownGame(Game):
 
     def _apply(self, action: int) -> int:
         p = self._to_move
+        self._reshuffled, self._fresh = [], -1  # a new move: the discard pile is the pile's
         if action == BUST:
             self._declared_bust(p)
         elif action == DRAW:
@@ -160,7 +172,7 @@ class UnknownGame(Game):
         if not self.rules.card_in_deck(card):
             raise self._why_illegal(card)
         hand = self.hands[p]
-        if card in hand or (UNKNOWN in hand and self.unseen()[card] > 0):
+        if card in hand or (UNKNOWN in hand and self.unseen(p)[card] > 0):
             return
         if any(card in self.hands[s] for s in self.out):
             raise TrackError(
@@ -184,7 +196,7 @@ class UnknownGame(Game):
         R-99-3: never four ONO 99s in mattel2022), ``holding`` among them; with
         ``numbers_ok`` false no number card either (R-END-3: nothing to give up)."""
         hand = list(self.hands[p])
-        pool = self.unseen()
+        pool = self.unseen(p)
         if holding is not None and holding not in hand:
             if UNKNOWN not in hand or pool[holding] <= 0:
                 return False
@@ -254,7 +266,7 @@ class UnknownGame(Game):
         p = self._to_move
         r = self.rules
         hand = self.hands[p]
-        pool = self.unseen() if UNKNOWN in hand else [0] * 16
+        pool = self.unseen(p) if UNKNOWN in hand else [0] * 16
         held = [c for c in range(16) if c in hand or pool[c] > 0]
         legal = [c for c in held if self._safe(c)]
         if (
@@ -272,11 +284,18 @@ class UnknownGame(Game):
         return tuple(legal)
 
     def _deal_round(self) -> tuple[list[list[int]], list[int]]:
+        self._reshuffled, self._fresh = [], -1
         hands = [[UNKNOWN] * 4 if alive else [] for alive in self.alive]
         return hands, [UNKNOWN] * (self.rules.deck_size - 4 * sum(self.alive))
 
+    def _draw(self, seat: int, count: int) -> None:
+        self._drawer = seat
+        super()._draw(seat, count)
+
     def _reshuffle(self) -> None:
         # R-TURN-3: the discard pile becomes the draw pile, face down: unknown cards
+        self._reshuffled += self.discard
+        self._fresh = self._drawer
         self.draw_pile = [UNKNOWN] * len(self.discard)
         self.discard = []
         self.reshuffles += 1
