@@ -31,9 +31,11 @@ def free_port() -> int:
 class Server:
     """``python -m ono99 serve`` in a subprocess, on a free port and the database ``db``."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, pyodide: str = "off") -> None:
         self.db = db
         self.log = log
+        #: ONO99_PYODIDE: "off" (the page follows games on the server only), or a folder
+        self.pyodide = pyodide
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -48,7 +50,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         for _attempt in range(5):
             self.port = free_port()
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            env = {**os.environ, "PYTHONUNBUFFERED": "1", "ONO99_PYODIDE": self.pyodide}
             with self.log.open("ab") as out:
                 self.proc = subprocess.Popen(
                     [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1",

@@ -61,6 +61,12 @@ def serve(
             raise fail(
                 _("--public-url must be an http(s) URL such as https://ono.example.org")
             ) from None
+    from ono99.web.companion_site import SiteError, pyodide_source
+
+    try:
+        pyodide_source()  # ONO99_PYODIDE naming a folder without Pyodide: say so now
+    except SiteError as e:
+        raise fail(_(e.template).format(**e.params)) from None
     sock = _listen(host, port)  # before the database: a busy port touches nothing
     url = db or default_db_url()
     try:

@@ -20,9 +20,13 @@ from ono99.errors import Ono99Error
 from ono99.events import Event
 from ono99.i18n import _
 from ono99.narrate import card_name, narrate
-from ono99.rules import Rules
+from ono99.rules import PRESETS, Rules
+from ono99.texts import preset_words
 
-__all__ = ["catalog", "speaking", "event_json", "by_bot_text", "translate", "pick_language"]
+__all__ = [
+    "catalog", "catalog_json", "presets_json", "speaking", "event_json", "by_bot_text", "translate",
+    "pick_language",
+]  # fmt: skip
 
 
 @functools.cache
@@ -32,6 +36,36 @@ def catalog(lang: str) -> gettext.NullTranslations:
         return i18n.translator(lang)
     except (ValueError, OSError):
         return gettext.NullTranslations()
+
+
+def presets_json(lang: str) -> dict[str, Any]:
+    """Every preset with its default options, in ``lang`` (``PresetsOut``)."""
+    with speaking(lang):
+        return {"lang": lang, "presets": [preset_words(p) for p in PRESETS]}
+
+
+def catalog_json(lang: str) -> dict[str, Any]:
+    """``lang``'s catalog for the page, and the presets in it (``GET /api/i18n/{lang}``,
+    and ``i18n/{lang}.json`` of the companion's static site)."""
+    messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    raw = getattr(catalog(lang), "_catalog", {})
+    for key, value in raw.items():
+        if isinstance(key, tuple):
+            singular, index = key
+            forms = plurals.setdefault(singular, [])
+            while len(forms) <= index:
+                forms.append("")
+            forms[index] = value
+        elif key:
+            messages[key] = value
+    return {
+        "lang": lang,
+        "dir": "ltr",
+        "messages": messages,
+        "plurals": plurals,
+        "presets": presets_json(lang)["presets"],
+    }
 
 
 def pick_language(value: str | None) -> str:

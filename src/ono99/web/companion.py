@@ -37,12 +37,25 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
 
 from ono99.errors import Ono99Error
-from ono99.events import Event
 from ono99.i18n import N_
-from ono99.names import clean_name
-from ono99.narrate import narrate
 from ono99.tracking import Tracker
-from ono99.web.announce import catalog, pick_language, speaking, translate
+from ono99.web.announce import catalog, pick_language
+from ono99.web.companion_core import (
+    CompanionError,
+    apply_change,
+    error_text,
+    game_data,
+    new_tracker,
+    payload,
+    tracker_from,
+)
+from ono99.web.companion_site import (
+    PYODIDE_FILES,
+    PYODIDE_VERSION,
+    pyodide_source,
+    python_archive,
+    site_config,
+)
 from ono99.web.limits import is_json
 from ono99.web.store import engine_url
 from ono99.web.voice import MAX_TEXT, VOICES, available, synthesize
@@ -50,8 +63,9 @@ from ono99.web.voice import MAX_TEXT, VOICES, available, synthesize
 __all__ = ["make_router", "CompanionStore"]
 
 STATIC = Path(__file__).parent / "static"
-#: the most taps one game may have (a long 8-player points game stays far below)
-TAP_LIMIT = 20_000
+#: Pyodide's files as a browser must get them (a module script needs a JavaScript type)
+_PYODIDE_TYPES = {".mjs": "text/javascript", ".wasm": "application/wasm",
+                  ".zip": "application/zip", ".json": "application/json"}  # fmt: skip
 
 _meta = MetaData()
 companion_t = Table(
@@ -133,27 +147,17 @@ class _Game:
         self.req = req
 
     def data(self) -> dict[str, Any]:
-        return {**self.tracker.record(), "redo": list(self.tracker.redo_taps), "req": self.req}
+        return {**game_data(self.tracker), "req": self.req}
 
 
-class _Error(Exception):
-    def __init__(self, status: int, template: str, **params: Any) -> None:
-        super().__init__(template)
-        self.status = status
-        self.template = template
-        self.params = params
-
-    def text(self, lang: str) -> str:
-        return catalog(lang).gettext(self.template).format(**self.params)
+_Error = CompanionError
 
 
-def _check_name(raw: Any) -> str:
-    if not isinstance(raw, str):
-        raise _Error(400, N_("names are 1 to 40 characters, without control characters"))
-    try:  # the one rule of ono99.names (a lone surrogate, JSON "\ud800", is refused too)
-        return clean_name(raw)
-    except Ono99Error:
-        raise _Error(400, N_("names are 1 to 40 characters, without control characters")) from None
+def _good_id(game_id: str) -> bool:
+    # a page that follows a game itself names it (as the server does: 24 URL-safe characters)
+    return 8 <= len(game_id) <= 40 and all(
+        ch.isascii() and (ch.isalnum() or ch in "-_") for ch in game_id
+    )
 
 
 def _has_control(text: str) -> bool:
@@ -161,87 +165,26 @@ def _has_control(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
-def _tracker_from(data: dict[str, Any]) -> Tracker:
-    t = Tracker.from_record(data, stop_at_error=True)
-    redo = data.get("redo") or []
-    # taps the record has past where it stopped (a round waiting for its hands) come
-    # next: on top of the redo list
-    t.redo_taps = ([str(x) for x in redo] + t.redo_taps)[:TAP_LIMIT]
-    return t
-
-
-def _announce(
-    t: Tracker, events: list[Event], lang: str, tap: str | None, loser: int | None = None
-) -> list[str]:
-    """The engine's announcements of the last tap, in ``lang`` (no hidden card: the
-    world's invented draws are never told). ``loser``: the seat whose own card ``tap``
-    took the total to the limit (the bust of anyone else is told as the engine tells it)."""
-    out: list[str] = []
-    with speaking(lang) as tr:
-        for e in events:
-            e = e.heard_by(None)  # a tracked world's drawn cards are invented: never told
-            if e.kind == "round_end" and e.info and e.info.get("waiting"):
-                # R-END-3: nothing is scored until the hands are told
-                out.append(tr.gettext(N_("Round {round} ends")).format(round=e.info["round"]))
-                out.append(tr.gettext(N_("Scores wait for the cards left in each hand")))
-                continue
-            if e.kind == "round_end" and e.info and "hands" in e.info:
-                info = {k: v for k, v in e.info.items() if k != "hands"}
-                e = e._replace(info=info)
-            if (
-                e.kind == "bust"
-                and e.card is None
-                and tap
-                and loser is not None
-                and e.seat == loser
-            ):
-                # the card tapped took the total to the limit: say so first
-                out.append(
-                    tr.gettext(N_("{card} takes the total over the limit: {name} loses")).format(
-                        card=tap, name=t.names[e.seat]
-                    )
-                )
-                loser = None  # said once
-            line = narrate(e, t.names, t.rules)
-            if line:
-                out.append(line)
-    return out
-
-
 def _payload(
-    g: _Game,
-    lang: str,
-    events: list[Event] | None = None,
-    tap: str | None = None,
-    loser: int | None = None,
+    g: _Game, lang: str, events: Any = None, tap: str | None = None, loser: int | None = None
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": g.id, "version": g.version, "state": g.tracker.state()}
-    if events is not None:
-        out["announce"] = _announce(g.tracker, events, lang, tap, loser)
-        out["say"] = _say(g.tracker, events, lang, tap, loser)
-    return out
+    return {"id": g.id, "version": g.version, **payload(g.tracker, lang, events, tap, loser)}
 
 
-#: events a noisy table needs to hear after the total (a play is the total itself)
-_QUIET = frozenset({"play", "draw", "owes_two"})
-
-
-def _say(
-    t: Tracker, events: list[Event], lang: str, tap: str | None, loser: int | None
-) -> list[str]:
-    """What the page speaks: the total first, short, then only what changes the game
-    (a reverse, a bust, who is out, a round's end, the winner)."""
-    loud = [e for e in events if e.kind not in _QUIET]
-    state = t.state()
-    first = [] if state["hands_needed"] else [str(state["total"])]
-    if not any(e.kind in ("play", "four99", "bust") for e in events):
-        first = []  # nothing played: no total to say (the start of the game)
-    return first + _announce(t, loud, lang, tap, loser)
-
-
-def make_router(db_url: str) -> APIRouter:
-    """The companion's page and API on the database at ``db_url``."""
+def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRouter:
+    """The companion's page and API on the database at ``db_url``; the page runs the
+    games itself with Pyodide from ``pyodide`` (a folder, a URL, None: not at all;
+    True: as ``ONO99_PYODIDE`` says, :func:`ono99.web.companion_site.pyodide_source`)."""
     router = APIRouter()
+    source = pyodide_source() if pyodide is True else pyodide or None
+    # the page's own files only, as every page (web.app.PAGE_HEADERS); and WebAssembly
+    # compiled from them (Pyodide), from the CDN where Pyodide comes from there
+    cdn = f" {source}" if isinstance(source, str) else ""
+    csp = (
+        f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{cdn}; style-src 'self'; "
+        f"img-src 'self' data:; connect-src 'self'{cdn}; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    )
     games: dict[str, _Game] = {}
     holder: dict[str, CompanionStore] = {}
     init_lock = threading.Lock()
@@ -259,13 +202,9 @@ def make_router(db_url: str) -> APIRouter:
         )
 
     def err(request: Request, e: Exception, status: int = 400, **extra: Any) -> JSONResponse:
-        lang = lang_of(request)
         if isinstance(e, _Error):
-            text, status = e.text(lang), e.status
-        else:
-            text = translate(e, lang)
-        # one line of valid UTF-8: a client's lone surrogate quoted in a reason becomes "?"
-        text = " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
+            status = e.status
+        text = error_text(e, lang_of(request))
         return JSONResponse({"error": text, **extra}, status_code=status)
 
     async def body(request: Request) -> dict[str, Any]:
@@ -284,7 +223,7 @@ def make_router(db_url: str) -> APIRouter:
         g = games.get(game_id)
         if g is not None:
             return g
-        if not (8 <= len(game_id) <= 40) or not all(ch.isalnum() or ch in "-_" for ch in game_id):
+        if not _good_id(game_id):
             raise _Error(404, N_("there is no such game"))
         async with load_lock:
             g = games.get(game_id)
@@ -294,7 +233,7 @@ def make_router(db_url: str) -> APIRouter:
             if row is None:
                 raise _Error(404, N_("there is no such game"))
             version, data = row
-            tracker = await asyncio.to_thread(_tracker_from, data)
+            tracker = await asyncio.to_thread(tracker_from, data)
             req = data.get("req")
             g = _Game(game_id, tracker, version, req if isinstance(req, str) else None)
             games[game_id] = g
@@ -307,7 +246,7 @@ def make_router(db_url: str) -> APIRouter:
     async def page() -> Response:
         f = STATIC / "companion.html"
         if f.is_file():
-            return FileResponse(f, media_type="text/html")
+            return FileResponse(f, media_type="text/html", headers={"Content-Security-Policy": csp})
         return HTMLResponse("<!doctype html><title>ONO 99</title><main>companion missing</main>")
 
     @router.get("/companion-sw.js", include_in_schema=False)
@@ -317,6 +256,29 @@ def make_router(db_url: str) -> APIRouter:
             STATIC / "js" / "companion-sw.js",
             media_type="text/javascript",
             headers={"Cache-Control": "no-cache"},
+        )
+
+    @router.get("/companion-site.json", include_in_schema=False)
+    async def site() -> Response:
+        # what the page and its service worker load (docs/companion.md "Without a server")
+        config = await asyncio.to_thread(site_config, True, source)
+        return JSONResponse(config, headers={"Cache-Control": "no-cache"})
+
+    @router.get("/companion-python.zip", include_in_schema=False)
+    async def python_zip() -> Response:
+        # the installed ono99 modules the page runs in Pyodide: the server's own code
+        data = await asyncio.to_thread(python_archive)
+        return Response(data, media_type="application/zip", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/companion-pyodide/{version}/{name}", include_in_schema=False)
+    async def pyodide_file(version: str, name: str) -> Response:
+        if not isinstance(source, Path) or version != PYODIDE_VERSION or name not in PYODIDE_FILES:
+            return JSONResponse({"error": "not found"}, status_code=404)
+        return FileResponse(
+            source / name,
+            media_type=_PYODIDE_TYPES[Path(name).suffix],
+            # one release's files never change: the address names the release
+            headers={"Cache-Control": "public, max-age=31536000, immutable"},
         )
 
     @router.get("/api/companion-voice")
@@ -337,17 +299,7 @@ def make_router(db_url: str) -> APIRouter:
     @router.post("/api/companion", status_code=201)
     async def create(request: Request) -> Response:
         try:
-            data = await body(request)
-            players = data.get("players")
-            if not isinstance(players, list):
-                raise _Error(400, N_("players must be a list of names"))
-            names = [_check_name(p) for p in players[:9]]
-            options = data.get("options") or {}
-            if not isinstance(options, dict):
-                raise _Error(400, N_("options must be an object"))
-            first = data.get("first", 0)
-            rules = data.get("rules", "mattel2022")
-            tracker = Tracker(str(rules), names, first, options)
+            tracker = new_tracker(await body(request))
         except (_Error, Ono99Error) as e:
             return err(request, e)
         g = _Game(secrets.token_urlsafe(18), tracker, 1)
@@ -361,7 +313,71 @@ def make_router(db_url: str) -> APIRouter:
             g = await get_game(game_id)
         except _Error as e:
             return err(request, e)
-        return JSONResponse(_payload(g, lang_of(request)))
+        # with the record: a page that follows games itself takes the game from here
+        return JSONResponse({**_payload(g, lang_of(request)), "record": game_data(g.tracker)})
+
+    @router.put("/api/companion/{game_id}")
+    async def push(game_id: str, request: Request) -> Response:
+        """The game as a page followed it itself (docs/companion.md "Without a server"):
+        stored as it is where the server's game is still the one the page started from
+        (``base``, its version; null for a game the server has not seen), else refused
+        (409) with the server's game, which stands."""
+        try:
+            data = await body(request)
+            rec, base = data.get("record"), data.get("base")
+            if not isinstance(rec, dict):
+                raise _Error(400, N_("not a tracked game's record"))
+            if base is not None and (not isinstance(base, int) or isinstance(base, bool)):
+                raise _Error(400, N_("the version must be a whole number"))
+        except _Error as e:
+            return err(request, e)
+        req = data.get("req")
+        req = req if isinstance(req, str) and 8 <= len(req) <= 64 else None
+        lang = lang_of(request)
+        try:
+            g = await get_game(game_id)
+        except _Error as e:
+            if not (e.status == 404 and base is None and _good_id(game_id)):
+                return err(request, e)
+            return await push_new(game_id, rec, req, lang, request)
+        async with g.lock:
+            if (req is not None and req == g.req) or rec == game_data(g.tracker):
+                # counted before (its answer was lost), or nothing new: the game as it is
+                return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)})
+            if base != g.version:
+                text = catalog(lang).gettext(
+                    N_("the game changed on another screen; here it is as it stands")
+                )
+                return JSONResponse(
+                    {"error": text, **_payload(g, lang), "record": game_data(g.tracker)},
+                    status_code=409,
+                )
+            try:
+                g.tracker = await asyncio.to_thread(tracker_from, rec, strict=True)
+            except (_Error, Ono99Error) as e:
+                return err(request, e, **_payload(g, lang))
+            g.version += 1
+            g.req = req
+            await save(g)
+            return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)})
+
+    async def push_new(
+        game_id: str, rec: dict[str, Any], req: str | None, lang: str, request: Request
+    ) -> Response:
+        try:
+            tracker = await asyncio.to_thread(tracker_from, rec, strict=True)
+        except (_Error, Ono99Error) as e:
+            return err(request, e)
+        async with load_lock:
+            if game_id in games or (await asyncio.to_thread(store().load, game_id)) is not None:
+                return err(
+                    request,
+                    _Error(409, N_("the game changed on another screen; here it is as it stands")),
+                )
+            g = _Game(game_id, tracker, 1, req)
+            games[game_id] = g
+            await save(g, new=True)
+        return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)}, status_code=201)
 
     @router.get("/api/companion/{game_id}/record")
     async def record(game_id: str, request: Request) -> Response:
@@ -399,63 +415,8 @@ def make_router(db_url: str) -> APIRouter:
                     },
                     status_code=409,
                 )
-            t = g.tracker
-            tap: str | None = None
-            loser: int | None = None
             try:
-                if what == "tap":
-                    tap = data.get("tap")
-                    if not isinstance(tap, str) or len(tap) > 8:
-                        raise _Error(400, N_("a tap is a card code or bust"))
-                    if len(t.taps) >= TAP_LIMIT:
-                        raise _Error(400, N_("this game has too many moves"))
-                    loser = t.loser_of(tap)
-                    events = await asyncio.to_thread(t.tap, tap)
-                elif what == "undo":
-                    events = await asyncio.to_thread(t.undo)
-                elif what == "laid":
-                    seat, cards = data.get("seat"), data.get("cards")
-                    if cards is not None and (not isinstance(cards, list) or len(cards) > 8):
-                        raise _Error(400, N_("give the cards as a list of card codes"))
-                    await asyncio.to_thread(t.enter_laid, seat, cards)  # type: ignore[arg-type]
-                    events = []
-                elif what == "insert":
-                    tap, at = data.get("tap"), data.get("at")
-                    if not isinstance(tap, str) or len(tap) > 8:
-                        raise _Error(400, N_("a tap is a card code or bust"))
-                    if len(t.taps) >= TAP_LIMIT:
-                        raise _Error(400, N_("this game has too many moves"))
-                    events = await asyncio.to_thread(t.insert, at, tap)  # type: ignore[arg-type]
-                    events, tap = [], None  # told as a fix: the total it leaves
-                elif what == "points":
-                    points, rnd = data.get("points"), data.get("round")
-                    if not isinstance(points, list) or len(points) > 8:
-                        raise _Error(
-                            400,
-                            N_("give the points of {count} hands, one per player"),
-                            count=len(t.names),
-                        )
-                    events = await asyncio.to_thread(t.enter_points, points, rnd)
-                elif what == "redo":
-                    loser = t.loser_of(t.redo_taps[-1]) if t.redo_taps else None
-                    events = await asyncio.to_thread(t.redo)
-                    tap = t.taps[-1] if t.taps else None
-                else:
-                    hands = data.get("hands")
-                    if not isinstance(hands, list) or len(hands) > 8:
-                        raise _Error(
-                            400,
-                            N_("give the cards of {count} hands, one per player"),
-                            count=len(t.names),
-                        )
-                    at = data.get("tap")
-                    if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
-                        raise _Error(
-                            400,
-                            N_("give the cards of {count} hands, one per player"),
-                            count=len(t.names),
-                        )
-                    events = await asyncio.to_thread(t.enter_hands, hands, at)
+                events, tap, loser = await asyncio.to_thread(apply_change, g.tracker, what, data)
             except (_Error, Ono99Error) as e:
                 return err(request, e, **_payload(g, lang))
             g.version += 1

@@ -21,9 +21,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ono99.i18n import LANGUAGES, N_
-from ono99.rules import PRESETS
 from ono99.texts import preset_words
-from ono99.web.announce import catalog, pick_language, speaking
+from ono99.web.announce import catalog_json, pick_language, presets_json, speaking
 from ono99.web.errors import WebError
 
 __all__ = ["presets_json", "preset_json", "catalog_json", "make_router"]
@@ -32,40 +31,11 @@ __all__ = ["presets_json", "preset_json", "catalog_json", "make_router"]
 OPTIONS_LIMIT = 1000
 
 
-def presets_json(lang: str) -> dict[str, Any]:
-    """Every preset with its default options, in ``lang`` (``PresetsOut``)."""
-    with speaking(lang):
-        return {"lang": lang, "presets": [preset_words(p) for p in PRESETS]}
-
-
 def preset_json(preset: str, options: dict[str, Any], lang: str) -> dict[str, Any]:
     """One preset with ``options`` (its rules help for them), in ``lang`` (``PresetOut``);
     :class:`~ono99.errors.RulesError` for a bad preset or options."""
     with speaking(lang):
         return preset_words(preset, options)
-
-
-def catalog_json(lang: str) -> dict[str, Any]:
-    """``lang``'s catalog for the page, and the presets in it."""
-    messages: dict[str, str] = {}
-    plurals: dict[str, list[str]] = {}
-    raw = getattr(catalog(lang), "_catalog", {})
-    for key, value in raw.items():
-        if isinstance(key, tuple):
-            singular, index = key
-            forms = plurals.setdefault(singular, [])
-            while len(forms) <= index:
-                forms.append("")
-            forms[index] = value
-        elif key:
-            messages[key] = value
-    return {
-        "lang": lang,
-        "dir": "ltr",
-        "messages": messages,
-        "plurals": plurals,
-        "presets": presets_json(lang)["presets"],
-    }
 
 
 def _options(text: str | None) -> dict[str, Any]:

@@ -1,10 +1,12 @@
 // The table companion (/companion): people play with a real deck and tap each card as it
-// is played; the server follows the game on the rules engine (ono99.tracking) and this
-// page only shows its state, sends taps and speaks the announcements. No rules here.
+// is played; the rules engine (ono99.tracking) follows the game, on the server or, once
+// Pyodide has loaded, here in the browser (local.js: the same Python), and this page only
+// shows its state, passes the taps on and speaks the announcements. No rules here.
 // Hooks (CONTRACTS.md "Companion"): [data-card], [data-action=bust|undo|redo], and
 // <main data-state> holding the public state after every tap.
 import { $, fill, h, show } from "./dom.js";
-import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setCatalogUrl, setLanguage, t } from "./i18n.js";
+import { keepGame, keptGame, loadEngine, newGameId, siteConfig } from "./local.js";
 import { formatNumber, onVoices, setSpeechEnabled, speak, speechEnabled, speechSupported, voiceFor } from "./speech.js";
 import { cardName, directionText, presetTitle, winnerText } from "./words.js";
 
@@ -23,8 +25,12 @@ const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens"
 // mode: what a tap on the pad means besides a play: "laid" (typing a hand laid face up,
 // R-END-1) or "giveup" (points: which card the player out of safe cards gave up, R-END-3);
 // while a round waits for its hands the pad types them (R-END-3). The pad never moves.
+// local: the game is followed here (engine: Pyodide's, once loaded) and `kept` (local.js)
+// is sent to the server when there is one; otherwise the server follows it.
 const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null,
-  lastAnnounce: [], mode: null, queue: [], sending: false, away: false, fixAt: null };
+  lastAnnounce: [], mode: null, queue: [], sending: false, away: false, fixAt: null,
+  cfg: { server: true, pyodide: null }, engine: null, engineLoading: null, local: false, kept: null,
+  syncing: false };
 const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
@@ -62,10 +68,15 @@ function markBusy() {
   const busy = app.busy > 0 || app.sending || app.queue.length > 0;
   main().dataset.busy = busy ? "1" : "0";
   main().setAttribute("aria-busy", busy ? "true" : "false");
+  main().dataset.engine = app.local ? "local" : "server";
+  // a game followed here: its changes the server has not stored yet (none without a server)
+  const unsent = app.local && app.cfg.server && app.kept ? app.kept.pending.length + (app.kept.base === null ? 1 : 0) : 0;
+  main().dataset.sync = unsent || app.syncing ? "1" : "0";
   const waiting = app.queue.length - (app.sending ? 1 : 0);
+  const count = app.queue.length || (app.away ? (app.kept ? app.kept.pending.length : 0) : 0);
   const note = $("#queue-note");
-  note.textContent = app.queue.length ? t("Waiting to send: {count}", { count: formatNumber(app.queue.length, currentLanguage()) }) : "";
-  note.classList.toggle("away", app.away && waiting >= 0 && app.queue.length > 0);
+  note.textContent = count ? t("Waiting to send: {count}", { count: formatNumber(count, currentLanguage()) }) : "";
+  note.classList.toggle("away", app.away && waiting >= 0 && count > 0);
   updateButtons();
 }
 
@@ -104,6 +115,10 @@ function requestId() {
 
 function send(path, body = {}) {
   if (!app.id) return;
+  if (app.local && !app.queue.length) {
+    applyLocal({ path, body });
+    return;
+  }
   app.queue.push({ path, body, req: requestId() });
   saveQueue();
   markBusy();
@@ -120,7 +135,20 @@ function itemLabel(item) {
     laid: t("Save the cards") }[item.path] || item.path;
 }
 
+/** Show and say what a change did (Undo, Redo, a fix: the word, then the total). */
+function told(item, data) {
+  if (item.path === "undo" || item.path === "redo" || item.path === "insert") {
+    const total = String(data.state.total);
+    const word = { undo: t("Undo"), redo: t("Redo"), insert: t("Fix") }[item.path];
+    announce(data.announce || [], [word, total, ...(data.say || []).slice(1)]);
+  } else {
+    announce(data.announce || [], data.say || null);
+  }
+}
+
 async function pump() {
+  // a game kept here waits for the engine (it is followed here, not sent)
+  if (app.local || (app.kept && app.engineLoading && !app.engine)) return;
   if (app.sending || !app.queue.length || !app.id || retryTimer) return;
   app.sending = true;
   markBusy();
@@ -133,13 +161,7 @@ async function pump() {
     app.away = false;
     showError("");
     accept(data);
-    if (item.path === "undo" || item.path === "redo" || item.path === "insert") {
-      const total = String(data.state.total);
-      const word = { undo: t("Undo"), redo: t("Redo"), insert: t("Fix") }[item.path];
-      announce(data.announce || [], [word, total, ...(data.say || []).slice(1)]);
-    } else {
-      announce(data.announce || [], data.say || null);
-    }
+    told(item, data);
   } catch (e) {
     if (e instanceof HttpError && e.status < 500) {
       // refused (or made on a game changed elsewhere): not counted, nor the ones after it
@@ -161,7 +183,121 @@ async function pump() {
     app.sending = false;
     markBusy();
   }
-  if (again) pump();
+  if (again && app.queue.length) pump();
+  else if (again) goLocal();
+}
+
+// ------------------------------------------------------------------ followed here
+
+/** Apply one change here (the engine in the page); refused: said plainly, nothing changed. */
+function applyLocal(item) {
+  const data = app.engine.change(app.id, item.path, item.body, currentLanguage());
+  if (data.error) {
+    if (data.state) { app.state = data.state; render(); }
+    showError(`${data.error} · ${t("Not counted: {taps}", { taps: itemLabel(item) })}`);
+    refused(data.error);
+    return false;
+  }
+  showError("");
+  app.kept.record = data.record;
+  app.kept.pending.push({ path: item.path, body: item.body });
+  keepGame(app.id, app.kept);
+  accept({ id: app.id, version: app.version, state: data.state });
+  told(item, data);
+  syncSoon();
+  return true;
+}
+
+/** Follow game `id` here from `record`, the server's `base` version of it (null: none). */
+function openLocal(id, record, base, pending = []) {
+  const data = app.engine.open(id, record, currentLanguage());
+  if (data.error) throw new Error(data.error);
+  app.id = id;
+  app.local = true;
+  app.kept = { record: data.record, base, pending };
+  keepGame(id, app.kept);
+  accept({ id, version: base === null ? 0 : base, state: data.state });
+}
+
+/** The taps made while the engine loaded, applied in order (a refused one stops them). */
+function drainLocal() {
+  const items = app.queue.splice(0);
+  saveQueue();
+  for (let i = 0; i < items.length; i++) {
+    if (!applyLocal(items[i])) {
+      const rest = items.slice(i + 1);
+      if (rest.length) showError(`${$("#error").textContent}, ${rest.map(itemLabel).join(", ")}`);
+      break;
+    }
+  }
+  markBusy();
+}
+
+/** Once the engine is here, the open game is followed here too: a game kept in this
+ * browser from its record, a game of the server from the server's (when nothing waits). */
+async function goLocal() {
+  if (!app.engine || app.local || !app.id) return;
+  const kept = keptGame(app.id);
+  if (kept) {
+    openLocal(app.id, kept.record, kept.base, kept.pending);
+    drainLocal();
+    syncSoon();
+    return;
+  }
+  if (!app.cfg.server || app.queue.length || app.sending) return;
+  const id = app.id;
+  try {
+    const data = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+    if (app.id === id && !app.local && !app.queue.length && !app.sending && data.record) openLocal(id, data.record, data.version);
+  } catch (_e) { /* the server is away: it follows the game until it is back */ }
+  markBusy();
+}
+
+let syncTimer = null;
+/** Send the game followed here to the server, when there is one, soon. */
+function syncSoon(delay = 0) {
+  if (!app.cfg.server || !app.local || !app.kept || syncTimer) return;
+  syncTimer = setTimeout(syncNow, delay);
+  markBusy();
+}
+
+async function syncNow() {
+  syncTimer = null;
+  const id = app.id;
+  const kept = app.kept;
+  if (app.syncing || !app.local || !kept || (!kept.pending.length && kept.base !== null)) return;
+  app.syncing = true;
+  markBusy();
+  const sent = kept.pending.length;
+  let later = 0;
+  try {
+    const data = await call("PUT", `/api/companion/${encodeURIComponent(id)}`, { record: kept.record, base: kept.base, req: requestId() });
+    if (app.id !== id || app.kept !== kept) return;
+    kept.base = data.version;
+    kept.pending = kept.pending.slice(sent);
+    app.version = data.version;
+    keepGame(id, kept);
+    app.away = false;
+  } catch (e) {
+    if (app.id !== id || app.kept !== kept) return;
+    if (e instanceof HttpError && e.status === 409 && e.data && e.data.record) {
+      // the server's game moved on (another screen): it stands; what was made here is not
+      const dropped = kept.pending.splice(0);
+      openLocal(id, e.data.record, e.data.version);
+      showError(`${e.message} · ${t("Not counted: {taps}", { taps: dropped.map(itemLabel).join(", ") })}`);
+      refused(e.message);
+    } else if (e instanceof HttpError && e.status < 500) {
+      showError(e.message); // the server refuses this game: it stays here as it is
+      later = -1;
+    } else {
+      app.away = true; // the server is away: the game goes on here and is sent when it is back
+      later = 3000;
+    }
+  } finally {
+    app.syncing = false;
+    markBusy();
+  }
+  if (later >= 0 && app.kept && (app.kept.pending.length || later)) syncSoon(later);
 }
 
 let retryTimer = null;
@@ -187,12 +323,29 @@ function resyncSoon() {
 }
 
 async function load(id) {
+  if (keptGame(id) && (app.engine || app.engineLoading)) {
+    // followed here: drawn at once as last seen, taps wait for the engine
+    app.id = id;
+    app.kept = keptGame(id);
+    loadQueue(id);
+    const seen = keptState(id);
+    if (seen) accept({ ...seen, id });
+    if (!app.engine) await app.engineLoading;
+    if (app.engine) {
+      app.id = id;
+      await goLocal();
+      return { id };
+    }
+    app.kept = null;
+  }
+  if (!app.cfg.server) throw new Error(t("there is no such game"));
   const data = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
   if (app.id !== data.id) loadQueue(data.id);
   app.id = data.id;
   app.away = false;
   accept(data);
   pump();
+  goLocal();
   return data;
 }
 
@@ -419,9 +572,15 @@ function render() {
   renderMode(s);
   renderFix(s);
   renderTableView(s);
-  $("#record-link").href = `/api/companion/${app.id}/record`;
+  $("#record-link").href = app.local && app.kept ? recordUrl(app.kept.record) : `/api/companion/${app.id}/record`;
   updateButtons();
   fitLabels();
+}
+
+/** The record of a game followed here, to download (its redo list is not part of it). */
+function recordUrl(record) {
+  const { redo: _redo, ...rec } = record;
+  return `data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(rec))}`;
 }
 
 /** What a pad tap means now: "hands", "laid", "giveup", "fix" or "play". */
@@ -756,10 +915,42 @@ function trimNames() {
   setNames(names);
 }
 
+/** A new game followed here (Pyodide): no server needed; sent to one when there is one. */
+function createLocal(body) {
+  const id = newGameId();
+  const data = app.engine.create(id, body, currentLanguage());
+  if (data.error) throw new Error(data.error);
+  app.queue = [];
+  app.local = true;
+  app.kept = { record: data.record, base: null, pending: [] };
+  app.id = id;
+  keepGame(id, app.kept);
+  history.replaceState(null, "", `${location.pathname}${location.search}#g=${id}`);
+  showError("");
+  accept({ id, version: 0, state: data.state });
+  announce(data.announce || []);
+  syncSoon();
+}
+
 async function create(rules, players, first, options) {
   setBusy(1);
   try {
-    const data = await call("POST", "/api/companion", { rules, players, first, options });
+    if (!app.engine && !app.cfg.server) await app.engineLoading;
+    if (app.engine) {
+      createLocal({ rules, players, first, options });
+      return;
+    }
+    let data;
+    try {
+      data = await call("POST", "/api/companion", { rules, players, first, options });
+    } catch (e) {
+      // no server: the game is followed here as soon as the engine is
+      if (e instanceof HttpError || !app.engineLoading || !(await app.engineLoading)) throw e;
+      createLocal({ rules, players, first, options });
+      return;
+    }
+    app.local = false;
+    app.kept = null;
     app.id = data.id;
     history.replaceState(null, "", `${location.pathname}${location.search}#g=${data.id}`);
     showError("");
@@ -794,6 +985,16 @@ function hashId() {
 // ------------------------------------------------------------------ start
 
 async function start() {
+  app.cfg = await siteConfig();
+  setCatalogUrl(app.cfg.i18n || "api/i18n/{lang}");
+  if (!app.cfg.server) $("#home-link").href = "./";
+  registerWorker();
+  app.engineLoading = loadEngine(app.cfg).then((engine) => {
+    app.engine = engine;
+    main().dataset.engineReady = engine ? "1" : "0";
+    if (engine) goLocal();
+    return engine;
+  });
   const sel = $("#lang-select");
   fill(sel, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name })));
   await setLanguage(initialLanguage());
@@ -814,7 +1015,7 @@ async function start() {
   });
   onVoices(updateSpeechNote);
   updateSpeechNote();
-  loadServerVoices();
+  if (app.cfg.server) loadServerVoices();
 
   $("#bust").addEventListener("click", bustTap);
   $("#undo").addEventListener("click", undoTap);
@@ -852,6 +1053,8 @@ async function start() {
     app.id = null;
     app.state = null;
     app.queue = [];
+    app.local = false;
+    app.kept = null;
     history.replaceState(null, "", location.pathname);
     if (s) setupLike(s); else showSetup();
   });
@@ -877,8 +1080,11 @@ async function start() {
     const players = nameInputs().map((i, k) => i.value.trim() || `${t("Player")} ${k + 1}`);
     create(rules, players, Number($("#setup-first").value) || 0, readOptions(rules));
   });
-  window.addEventListener("online", () => app.id && resyncSoon());
-  document.addEventListener("visibilitychange", () => { if (!document.hidden && app.id) resyncSoon(); });
+  window.addEventListener("online", () => { app.away = false; if (app.local) syncSoon(); else if (app.id) resyncSoon(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden || !app.id) return;
+    if (app.local) syncSoon(); else resyncSoon();
+  });
 
   const id = hashId();
   if (id) {
@@ -908,9 +1114,12 @@ async function start() {
   showSetup();
 }
 
-// installable, and after the first visit the page opens with no server (companion-sw.js)
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/companion-sw.js", { scope: "/companion" }).catch(() => { /* not offered */ });
+// installable, and after the first visit the page opens and follows games with no server
+// (companion-sw.js, beside the page: its scope is the page, or the whole static site)
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("companion-sw.js", { scope: app.cfg.server ? "companion" : "./" })
+    .catch(() => { /* not offered (a plain http address that is not this machine's) */ });
 }
 
 start();

@@ -21,6 +21,14 @@ const PLURAL = {
 
 let catalog = { lang: "en", dir: "ltr", messages: {}, plurals: {}, presets: [] };
 const listeners = [];
+// where a language's catalog is: the server's API, or a file of a static site (the
+// companion's, written by `ono99 companion-site`)
+let catalogUrl = (lang) => `/api/i18n/${lang}`;
+
+/** Read the catalogs from `template` ("{lang}" stands for the language code). */
+export function setCatalogUrl(template) {
+  catalogUrl = (lang) => template.replace("{lang}", lang);
+}
 
 export function currentLanguage() {
   return catalog.lang;
@@ -57,7 +65,7 @@ export async function setLanguage(lang) {
   let data = { lang, dir: "ltr", messages: {}, plurals: {}, presets: [] };
   try {
     // English too: the answer carries the presets' words
-    const r = await fetch(`/api/i18n/${lang}`);
+    const r = await fetch(catalogUrl(lang));
     if (r.ok) data = await r.json();
   } catch (_e) { /* offline: English, card codes */ }
   catalog = {

@@ -1,0 +1,230 @@
+"""The companion on a phone alone (docs/companion.md "Without a server"), in Debian's
+Chromium: after the first visit the page follows whole games with the network off, with
+the project's own Python run by Pyodide; the static site of ``ono99 companion-site`` plays
+with no ono99 server at all; a game started with the server away is sent to it when it is
+back. After every tap ``<main data-state>`` must equal what ``ono99.tracking.Tracker``,
+fed the same taps here in Python, says, and the real game's public state.
+
+Pyodide comes from the folder ``scripts/fetch_pyodide.py`` fills (``.ci/run`` runs it);
+without it these tests skip locally and fail in CI.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import pytest
+from server_helpers import Server, free_port
+from test_companion_e2e import KEYS, PHONE, settle, state, tap
+
+from ono99.tracking import Tracker
+from ono99.web.companion_site import default_pyodide_dir, pyodide_missing
+from tracking_helpers import Move, feed, real_game
+
+#: data-state's fields (docs/companion.md "Deep link and page hooks")
+HOOK_KEYS = ("total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
+             "winner", "plays_left", "pending_draw", "round_out", "steps", "busted",
+             "hands_needed", "laid", "laid_open", "can_undo", "can_redo", "scores_known",
+             "give_up")  # fmt: skip
+LOCAL = "() => document.querySelector('main').dataset.engine === 'local'"
+READY = "() => document.querySelector('main').dataset.engineReady === '1'"
+SYNCED = "() => document.querySelector('main').dataset.sync === '0'"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def pyodide() -> Path:
+    env = os.environ.get("ONO99_PYODIDE")
+    folder = Path(env) if env and env not in ("cdn", "off") else default_pyodide_dir()
+    if pyodide_missing(folder):
+        why = f"no Pyodide in {folder}: python scripts/fetch_pyodide.py"
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests cannot run in CI: {why}")
+        pytest.skip(why)
+    return folder
+
+
+@pytest.fixture
+def py_server(tmp_path: Path, pyodide: Path) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", str(pyodide))
+    yield srv.start()
+    srv.stop()
+
+
+def link(
+    base: str, rules: str, names: list[str], first: int, options: dict[str, Any] | None
+) -> str:
+    q = {"rules": rules, "players": ",".join(names), "first": str(first)}
+    q.update({k: json.dumps(v) for k, v in (options or {}).items()})
+    return f"{base}?{urlencode(q)}"
+
+
+def first_visit(page: Any, url: str) -> None:
+    """Open ``url`` and wait until the page follows games itself and its service worker
+    holds everything (Pyodide included) for the next visit."""
+    page.goto(url)
+    page.wait_for_function(READY, timeout=180_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def hooks(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: s.get(k) for k in HOOK_KEYS}
+
+
+def play(page: Any, rules: str, names: list[str], first: int, moves: list[Move],
+         options: dict[str, Any] | None = None) -> Tracker:  # fmt: skip
+    """Tap ``moves`` on the page (already open on a new game set up so); after every tap
+    its data-state equals the Python Tracker's fed the same taps, and the real game's."""
+    twin = Tracker(rules, names, first, options)
+    assert hooks(state(page)) == hooks(json.loads(json.dumps(twin.state())))
+    play_on(page, twin, moves)
+    return twin
+
+
+def play_on(page: Any, twin: Tracker, moves: list[Move]) -> None:
+    def both(code: str) -> dict[str, Any]:
+        twin.tap(code)
+        got = tap(page, code)
+        assert hooks(got) == hooks(json.loads(json.dumps(twin.state()))), (code, len(twin.taps))
+        return got
+
+    for i, mv in enumerate(moves):
+        feed(mv, both, lambda: state(page))
+        got = state(page)
+        assert {k: got[k] for k in KEYS} == {k: mv.state[k] for k in KEYS}, (i, mv.code)
+
+
+def new_game(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function(LOCAL, timeout=120_000)
+    settle(page)
+    assert state(page)["steps"] == 0
+
+
+def test_whole_games_tapped_with_the_network_off(chromium: Any, py_server: Server) -> None:
+    """R-TURN-1, R-P2-6, R-REV-1, R-LIM-2, R-END-1, R-END-2: first visit online; then the
+    network off, a reload, and whole games tapped: mattel2022 with 3 and 2 players to a
+    winner, classic1980 with tokens through its round ends to a winner. No request
+    reaches the server meanwhile; a reload keeps the game (offline too)."""
+    errors: list[str] = []
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    first_visit(page, f"{py_server.url}/companion")
+    ctx.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#setup:not([hidden])")
+    base = f"{py_server.url}/companion"
+    games = [("mattel2022", 3, 11), ("mattel2022", 2, 5), ("classic1980", 3, 2)]
+    for rules, players, seed in games:
+        names = [f"P{i}" for i in range(players)]
+        first = seed % players
+        moves = list(real_game(rules, players, seed, None, first))
+        new_game(page, link(base, rules, names, first, None))
+        half = len(moves) // 2
+        twin = play(page, rules, names, first, moves[:half])
+        page.reload()  # offline: the game kept in the browser, followed here again
+        page.wait_for_function(LOCAL, timeout=120_000)
+        assert hooks(state(page)) == hooks(json.loads(json.dumps(twin.state())))
+        play_on(page, twin, moves[half:])
+        assert state(page)["winner"] == moves[-1].state["winner"] is not None
+        if rules == "classic1980":
+            assert state(page)["round"] > 1  # through round ends (R-END-2)
+    assert errors == []
+    ctx.close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: the test reads the browser, not the log
+
+
+def test_the_static_site_plays_with_no_ono99_server(
+    chromium: Any, pyodide: Path, tmp_path: Path
+) -> None:
+    """R-TURN-1, R-END-2: ``ono99 companion-site DIR`` served by a plain static file server
+    (python -m http.server's handler): a whole classic1980 game, checked after every tap;
+    no request asks for a server's API; after that visit it plays on offline too."""
+    site = tmp_path / "site"
+    out = subprocess.run(
+        [sys.executable, "-m", "ono99", "companion-site", str(site), "--pyodide", str(pyodide)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    handler = functools.partial(_Quiet, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    asked: list[str] = []
+    ctx = chromium.new_context(**PHONE)
+    ctx.on("request", lambda r: asked.append(r.url))
+    page = ctx.new_page()
+    try:
+        rules, names, first = "classic1980", ["Ana", "Bo", "Cy"], 1
+        moves = list(real_game(rules, 3, 8, None, first))
+        page.goto(link(base, rules, names, first, None))
+        page.wait_for_function(LOCAL, timeout=180_000)
+        settle(page)
+        twin = play(page, rules, names, first, moves[:30])
+        assert not [u for u in asked if "/api/" in u], [u for u in asked if "/api/" in u]
+        assert page.get_attribute("main", "data-sync") == "0"  # nothing to send anywhere
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        ctx.set_offline(True)
+        page.reload()
+        page.wait_for_function(LOCAL, timeout=120_000)
+        play_on(page, twin, moves[30:])
+        assert state(page)["winner"] == moves[-1].state["winner"]
+        record = json.loads(page.evaluate("() => decodeURIComponent(document.querySelector('#record-link').href.split(',')[1])"))  # fmt: skip
+        assert record == twin.record()
+    finally:
+        ctx.close()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_game_started_offline_is_sent_when_the_server_is_back(
+    chromium: Any, py_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-REC-1, R-END-1: first visit online; the server stops; a game is started and
+    tapped (the page says what waits to be sent); the server comes back at the same
+    address and the game is sent: the server's record is the page's, taps in order, none
+    lost or doubled. Taps made online after that reach it too."""
+    import server_helpers
+
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    first_visit(page, f"{py_server.url}/companion")
+    port = py_server.port
+    py_server.stop(kill=True)
+    rules, names, first = "mattel2022", ["Ana", "Bo", "Cy"], 0
+    moves = list(real_game(rules, 3, 4, None, first))
+    new_game(page, link(f"{py_server.url}/companion", rules, names, first, None))
+    twin = play(page, rules, names, first, moves[:12])
+    page.wait_for_function("() => document.querySelector('#queue-note').textContent !== ''")
+    assert page.get_attribute("main", "data-sync") == "1"
+    gid = page.url.split("#g=")[1]
+    monkeypatch.setattr(server_helpers, "free_port", lambda: port)
+    py_server.start()
+    page.wait_for_function(SYNCED, timeout=60_000)
+    got = httpx.get(f"{py_server.url}/api/companion/{gid}/record").json()
+    assert got == twin.record() and got["moves"] == twin.taps
+    play_on(page, twin, moves[12:20])
+    page.wait_for_function(SYNCED, timeout=30_000)
+    assert httpx.get(f"{py_server.url}/api/companion/{gid}/record").json() == twin.record()
+    assert hooks(httpx.get(f"{py_server.url}/api/companion/{gid}").json()["state"]) == hooks(
+        state(page)
+    )
+    assert page.inner_text("#queue-note") == ""
+    ctx.close()
