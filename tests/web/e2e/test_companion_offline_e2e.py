@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from server_helpers import Server, free_port
-from test_companion_e2e import KEYS, PHONE, settle, state, tap
+from test_companion_e2e import KEYS, PHONE, play_through, settle, state, tap
 
 from ono99.tracking import Tracker
 from ono99.web.companion_site import default_pyodide_dir, pyodide_missing
@@ -146,6 +146,25 @@ def test_whole_games_tapped_with_the_network_off(chromium: Any, py_server: Serve
     ctx.close()
 
 
+def test_a_points_game_with_its_hands_typed_in_offline(chromium: Any, py_server: Server) -> None:
+    """R-END-3: offline after the first visit, a classic1980 points game to a winner: each
+    round's end waits for the hands, typed on the pad; the scores then equal the real
+    game's after every tap."""
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    first_visit(page, f"{py_server.url}/companion")
+    ctx.set_offline(True)
+    options = {"scoring": "points", "target": 60}
+    moves = list(real_game("classic1980", 3, 4, options, 1))
+    new_game(
+        page, link(f"{py_server.url}/companion", "classic1980", ["P0", "P1", "P2"], 1, options)
+    )
+    play_through(page, moves, (*KEYS, "scores"))
+    assert state(page)["winner"] == moves[-1].state["winner"] is not None
+    assert page.get_attribute("main", "data-engine") == "local"
+    ctx.close()
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the test reads the browser, not the log
@@ -227,4 +246,57 @@ def test_a_game_started_offline_is_sent_when_the_server_is_back(
         state(page)
     )
     assert page.inner_text("#queue-note") == ""
+    ctx.close()
+
+
+def server_tap(server: Server, gid: str, code: str) -> None:
+    """A tap from another screen, through the API."""
+    version = httpx.get(f"{server.url}/api/companion/{gid}").json()["version"]
+    r = httpx.post(f"{server.url}/api/companion/{gid}/tap", json={"tap": code, "version": version})
+    assert r.status_code == 200, r.text
+
+
+def test_a_game_of_the_server_is_taken_over_and_another_screen_wins(
+    chromium: Any, py_server: Server
+) -> None:
+    """R-REC-1: on the first visit the server follows the game until Pyodide is there,
+    then the page takes it over from the server's record (no tap lost or doubled); when
+    another screen changed the server's game meanwhile, the server's game stands: the page
+    takes it and says which of its taps were not counted."""
+    rules, names, first = "mattel2022", ["Ana", "Bo"], 0
+    moves = list(real_game(rules, 2, 6, None, first))
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(link(f"{py_server.url}/companion", rules, names, first, None))
+    settle(page)
+    twin = Tracker(rules, names, first)
+    engines = set()
+    for mv in moves[:40]:  # tapped while Pyodide loads, and on after it took over
+        feed(mv, lambda c: (twin.tap(c), tap(page, c)), lambda: state(page))
+        engines.add(page.get_attribute("main", "data-engine"))
+    page.wait_for_function(LOCAL, timeout=180_000)
+    assert "server" in engines  # the first taps went to the server (Pyodide was loading)
+    page.wait_for_function(SYNCED, timeout=30_000)
+    gid = page.url.split("#g=")[1]
+    assert httpx.get(f"{py_server.url}/api/companion/{gid}/record").json() == twin.record()
+    assert hooks(state(page)) == hooks(json.loads(json.dumps(twin.state())))
+    # another screen taps the same card on the server's game (this page has not seen it)
+    # and this page taps it too: both games are the same, the card counts once
+    code = moves[40].code
+    server_tap(py_server, gid, code)
+    page.click(f'#pad [data-card="{code}"]')
+    twin.tap(code)
+    page.wait_for_function(SYNCED, timeout=30_000)
+    assert httpx.get(f"{py_server.url}/api/companion/{gid}/record").json() == twin.record()
+    assert page.is_hidden("#error")
+    # now a different card on each screen: the server's game stands, this tap is not counted
+    theirs = "0" if moves[41].code != "0" else "1"
+    server_tap(py_server, gid, theirs)
+    page.click(f'#pad [data-card="{moves[41].code}"]')
+    page.wait_for_selector("#error:not([hidden])")
+    page.wait_for_function(SYNCED, timeout=30_000)
+    assert "Not counted" in page.inner_text("#error")
+    twin.tap(theirs)
+    assert hooks(state(page)) == hooks(json.loads(json.dumps(twin.state())))
+    assert httpx.get(f"{py_server.url}/api/companion/{gid}/record").json() == twin.record()
     ctx.close()
