@@ -1,26 +1,16 @@
 """Tracking a game played with real cards (the table companion, ``/companion``).
 
-At a real table nobody's hand is known. A :class:`Tracker` follows such a game tap by tap
-on the engine's real-cards mode (:class:`ono99.unknown.UnknownGame`), where every hidden
-card is unknown: a tap ("Ana played 7") is the move of the player to move, and the engine
-decides everything the rules decide: the total (R-TURN-1, R-M10-1, R-99-2), the direction
-(R-REV), who owes two (R-P2), who busts and what a bust costs (R-LIM-2, R-END), the rounds
-and the winner. Nothing is invented: a card is refused once every copy is accounted for.
-
-A tap is a card code (``"7"``, ``"-10"``, ``"R"``, ``"P2"``, ``"H"``, ``"99"``),
-``"99x4"`` (R-99-3), ``"draw"`` (R-DRAW-1) or ``"bust"`` (the player to move has no
-safe card). A number card that takes the total to the limit (99, or over 99 in
-``gamerules``) is that player's bust: in ``mattel2022`` they are out (R-END-1), with
-tokens they lose a token and the round starts again (R-END-2), with points they give
-that card up and are out of the round (R-END-3). At the end of a points round the
-scores need the cards left in each hand (:meth:`Tracker.enter_hands`) or each player's
-points (:meth:`Tracker.enter_points`): until then the round's end waits, its scores are
-unknown (``None``), nobody is put out and no winner is declared; a tap is refused.
-
-The taps are kept, and the game after each one, so undo is a step back; what is told
-later (hands, points, a face-up hand, a forgotten card) replays the taps from where it
-applies. A ``bust`` tap is told with the card before it (:meth:`Tracker.events_by_tap`,
-:meth:`Tracker.recent`, the record's ``hands``), as the player busted after that card.
+A :class:`Tracker` follows a real-deck game tap by tap on the engine's real-cards mode
+(:class:`ono99.unknown.UnknownGame`: every hidden card unknown, nothing invented); the
+engine decides everything the rules decide (R-TURN, R-M10, R-99, R-REV, R-P2, R-LIM, R-END).
+A tap is a card code, ``"99x4"`` (R-99-3), ``"draw"`` (R-DRAW-1) or ``"bust"`` (the player
+to move has no safe card; told with the card before it). A number card that takes the
+total to the limit is that player's bust: out (R-END-1), a token lost (R-END-2), or the
+card given up (R-END-3). A points round's end waits for the cards left in each hand
+(:meth:`Tracker.enter_hands`) or each hand's points (:meth:`Tracker.enter_points`):
+until then its scores are unknown (``None``), nobody is out, no winner, a tap is refused.
+The game after each tap is kept (undo is a step back); what is told later replays the
+taps from where it applies.
 
 >>> t = Tracker("mattel2022", ["Ana", "Bo", "Cy"])
 >>> for tap in ["7", "P2", "R", "10"]:
@@ -89,13 +79,7 @@ class Tracker:
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise RulesError(N_("players must be a list of names"))
         self.names = [str(p) for p in players]
-        n = len(self.names)
-        if not self.rules.min_players <= n <= self.rules.max_players:
-            raise RulesError(
-                N_("{preset} is for {low} to {high} players, not {count}"),
-                rule="R-SET-5", preset=self.rules.preset, low=self.rules.min_players,
-                high=self.rules.max_players, count=n,
-            )  # fmt: skip
+        n = len(self.names)  # the count is the engine's to check (R-SET-5)
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
             raise RulesError(
                 N_("the first player must be a seat from 0 to {last}, not {value}"),

@@ -1,23 +1,17 @@
 """The real-cards mode of the engine: a game whose hands and draw pile are unknown cards.
 
 At a real table (the companion, :mod:`ono99.tracking`) nobody's hand is known. An
-:class:`UnknownGame` is the engine itself with every hidden card :data:`UNKNOWN`
-(PokerKit's unknown card): total, direction, Play 2, tokens, points, rounds and the
-winner are decided by :class:`~ono99.game.Game`'s own code. Only where the engine would
-look into a hand does this mode ask what the hand *could* hold, that is the preset's deck
-less the discard pile and the cards known elsewhere (:meth:`UnknownGame.unseen`):
-
-- a card played (R-TURN-1) becomes one of the mover's unknown cards, provided a copy is
-  unaccounted for (else :class:`TrackError`); a draw gives an unknown card; a reshuffle
-  (R-TURN-3) turns the discard pile into as many unknown cards;
-- a card is legal when the hand could hold it and it is safe (R-LIM, R-99, R-P2-3). A
-  player busts by themselves only when no card they could hold is safe (R-LIM-2, R-END);
-  otherwise a bust is the declared action :data:`BUST` ("no safe card"), accepted where
-  the hand could hold only cards the player cannot play, and a number card tapped over
-  the limit is that player's bust (R-END-1, R-END-2: it stays in hand, known) or the card
-  given up (R-END-3);
-- a points round's end (R-END-3) waits, nothing scored and nobody out, until the cards
-  left in each hand or each hand's points are told (:meth:`UnknownGame.tell_round`).
+:class:`UnknownGame` is :class:`~ono99.game.Game` with every hidden card :data:`UNKNOWN`
+(PokerKit's unknown card); the rules are the engine's own code. Where the engine would look
+into a hand, this mode asks what it *could* hold (:meth:`UnknownGame.unseen`: the deck less
+the discard pile and the cards known elsewhere). A card played (R-TURN-1) becomes one of the
+mover's unknown cards while a copy is unaccounted for (else :class:`TrackError`); a draw
+gives an unknown card; a reshuffle (R-TURN-3) turns the discard pile into unknown cards. A
+player busts by themselves only when no card they could hold is safe (R-LIM-2, R-END);
+otherwise a bust is the declared move :data:`BUST`, accepted where the hand could hold only
+cards they cannot play, and a number card over the limit is that player's bust (R-END-1,
+R-END-2: it stays in hand, known) or the card given up (R-END-3). A points round's end waits,
+nothing scored, until its hands or points are told (:meth:`UnknownGame.tell_round`).
 
 >>> g = UnknownGame("classic1980", ["Ana", "Bo"], options={"scoring": "points"})
 >>> for card in ["10"] * 9 + ["9"]:  # Bo's 9 goes over 99: given up, out of the round
@@ -56,6 +50,18 @@ NOT_POSSIBLE = N_("that bust is not possible here")
 class TrackError(Ono99Error):
     """A move the real-cards mode cannot apply (the game is unchanged): no copy of the card
     is left to hold, a bust no hand could make, hands or points that do not fit."""
+
+
+def _gone(card: int, laid: bool = False) -> TrackError:
+    """The refusal of a card whose every copy is accounted for."""
+    if laid:
+        return TrackError(
+            N_("every {card} card is on the discard pile or laid face up"),
+            card=repr(action_code(card)),
+        )  # fmt: skip
+    return TrackError(
+        N_("every {card} card is already on the discard pile"), card=repr(action_code(card))
+    )
 
 
 def could_score(rules: Rules, points: int, cards: int) -> bool:
@@ -129,8 +135,21 @@ class UnknownGame(Game):
                     counts[c] -= 1
         return counts
 
+    def apply(self, action: int | str, seat: int | None = None) -> int:
+        """As :meth:`Game.apply`, tried on a copy first: a refused move (the card's last
+        copy accounted for, a bust no hand could make, hands told that do not fit) changes
+        nothing."""
+        trial = self.copy(events=self.events is not None)
+        done = Game.apply(trial, action, seat)
+        self._adopt(trial)
+        return done
+
+    def _adopt(self, other: UnknownGame) -> None:
+        for name in (*Game.__slots__, *UnknownGame.__slots__):
+            setattr(self, name, getattr(other, name))
+
     def verify(self, action: int | str, seat: int | None = None) -> int:
-        return self.copy().apply(action, seat)  # the checks are the move's own: try it
+        return Game.apply(self.copy(), action, seat)  # the checks are the move's own
 
     # ------------------------------------------------------------------ moves
 
@@ -174,14 +193,7 @@ class UnknownGame(Game):
         hand = self.hands[p]
         if card in hand or (UNKNOWN in hand and self.unseen(p)[card] > 0):
             return
-        if any(card in self.hands[s] for s in self.out):
-            raise TrackError(
-                N_("every {card} card is on the discard pile or laid face up"),
-                card=repr(action_code(card)),
-            )  # fmt: skip
-        raise TrackError(
-            N_("every {card} card is already on the discard pile"), card=repr(action_code(card))
-        )
+        raise _gone(card, laid=any(card in self.hands[s] for s in self.out))
 
     def _reveal(self, p: int, action: int) -> None:
         """The card (four ONO 99s for ``FOUR_99``) the mover plays: unknown cards of its
@@ -320,24 +332,18 @@ class UnknownGame(Game):
         (this mode adds 15 a card short of four, 25 out of the round). Kept for the round's
         end; told while the game waits there, the round is scored at once. Hands or points
         that do not fit raise :class:`TrackError` and change nothing."""
-        told: dict[int, Any] = self.told_points if hands is None else self.told_hands
-        given = points if hands is None else [None if h is None else list(h) for h in hands]
-        if given is None:
+        if hands is None and points is None:
             raise TrackError(N_("no round is waiting for the cards left in hand"))
-        old = told.get(self.round)
-        told[self.round] = list(given)
-        if not self.waiting:
-            return
-        try:
-            gains = self.round_gains()
-        except Ono99Error:
-            if old is None:
-                del told[self.round]
-            else:
-                told[self.round] = old
-            raise
-        assert gains is not None
-        self._score_round(gains)
+        g = self.copy(events=self.events is not None) if self.waiting else self
+        if hands is not None:
+            g.told_hands[g.round] = [None if h is None else list(h) for h in hands]
+        elif points is not None:
+            g.told_points[g.round] = list(points)
+        if g is not self:
+            gains = g.round_gains()  # checked on the copy: a refusal changes nothing here
+            assert gains is not None
+            g._score_round(gains)
+            self._adopt(g)
 
     def _install(self, hands: Sequence[Sequence[int] | None]) -> None:
         """Check the hands told for this round's end against the game and put them in."""
@@ -358,10 +364,7 @@ class UnknownGame(Game):
                     raise self._why_illegal(c, [c])
                 counts[c] -= 1
                 if counts[c] < 0:
-                    raise TrackError(
-                        N_("every {card} card is already on the discard pile"),
-                        card=repr(action_code(c)),
-                    )  # fmt: skip
+                    raise _gone(c)
         for s in range(n):
             h = hands[s]
             if self.alive[s] and h is not None:
@@ -412,10 +415,7 @@ class UnknownGame(Game):
         for c in cards:
             pool[c] -= 1
             if pool[c] < 0:
-                raise TrackError(
-                    N_("every {card} card is already on the discard pile"),
-                    card=repr(action_code(c)),
-                )  # fmt: skip
+                raise _gone(c)
         total, first, played_99 = ctx
         r = self.rules
         if (
