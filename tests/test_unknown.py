@@ -212,3 +212,20 @@ def test_points_wait_for_what_is_told() -> None:
     assert g.waiting and g.told_points == {} and g.told_hands == {}
     g.tell_round(hands=[[2, 3, 4, 5], [14, 14, 12, 15]])  # H, H, R, 99: 65, and 25 out
     assert g.scores == [14, 90] and g.out == [1] and g.winner == 0
+
+
+def test_a_hand_held_before_a_reshuffle_cannot_hold_the_cards_turned_over() -> None:
+    """R-TURN-3, R-LIM-2, R-END-2: the draw that turns the discard pile over gives its
+    drawer one of those cards, but a hand held before it was dealt from the cards not
+    yet played: with no safe card among those, the next player busts by themselves."""
+    g = UnknownGame("classic1980", 2)
+    rest = [12] + [10] * 3 + [15] * 4  # the last Reverse, three 10s, the four ONO 99s
+    discard = list(g.rules.deck)
+    for c in rest:
+        discard[c] -= 1
+    g.discard = [c for c, k in enumerate(discard) for _ in range(k)]
+    g.draw_pile, g.total = [], 97
+    g.resettle()
+    assert g.legal_actions() == (12,)  # seat 0 may hold the last Reverse
+    g.apply("R")  # a Hold with two players; seat 0's draw turns the discard pile over
+    assert g.reshuffles == 1 and g.tokens == [3, 2] and g.round == 2 and g.to_move == 1
