@@ -307,50 +307,28 @@ def seed_for(
 
 
 @numba.njit(cache=True)
-def shuffle(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -> None:
-    """Shuffle ``x[:n]`` in place exactly as ``game._shuffle`` (the same draws, the same order)."""
-    # getrandbits inlined, the index kept in a local (written back at the end)
-    idx = int(state[_N])
-    k = 0  # (i + 1).bit_length() for i = n - 1: j is drawn from 0 ... i
-    t = n
-    while t > 0:
+def _bit_length(n: int) -> int:
+    """``int.bit_length`` (Numba has none)."""
+    k = 0
+    while n > 0:
         k += 1
-        t >>= 1
-    for i in range(n - 1, 0, -1):
-        if i + 1 < 1 << (k - 1):
-            k -= 1
-        shift = np.uint64(32 - k)
-        while True:
-            if idx >= _N:
-                _mt_twist(state)
-                idx = 0
-            j = int(_temper(np.uint64(state[idx])) >> shift)
-            idx += 1
-            if j <= i:
-                break
-        tmp = x[i]
-        x[i] = x[j]
-        x[j] = tmp
-    state[_N] = np.uint32(idx)
+        n >>= 1
+    return k
 
 
 @numba.njit(cache=True)
-def shuffle_seeded(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -> None:
-    """:func:`shuffle` for a generator just seeded (index 624, as :func:`seed_for` leaves
-    it): the same draws, with the twist made word by word as the walk takes them rather
-    than all 624 words first (a deal of 112 cards takes about 150). Each word depends only
-    on words before it, so the values are the twist's. The generator is left partly
-    twisted: seed it again before any other use (the engine always does)."""
-    if state[_N] != _N:
-        shuffle(state, x, n)
-        return
-    idx = 0
-    ready = 0  # words below this are twisted
-    k = 0
-    t = n
-    while t > 0:
-        k += 1
-        t >>= 1
+def _walk(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int, lazy: bool) -> None:
+    """The Fisher-Yates walk of ``game._shuffle`` over ``x[:n]``, ``getrandbits`` inlined
+    (the index kept in a local, written back at the end). ``lazy``: the generator was just
+    seeded (index 624), and the twist is made word by word as the walk takes them rather
+    than all 624 words first; each word depends only on words before it, so the values are
+    the twist's, and the generator is left partly twisted."""
+    idx = int(state[_N])
+    ready = _N  # words below this are twisted
+    if lazy:
+        idx = 0
+        ready = 0
+    k = _bit_length(n)  # (i + 1).bit_length() for i = n - 1: j is drawn from 0 ... i
     for i in range(n - 1, 0, -1):
         if i + 1 < 1 << (k - 1):
             k -= 1
@@ -373,10 +351,23 @@ def shuffle_seeded(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n:
             idx += 1
             if j <= i:
                 break
-        tmp = x[i]
-        x[i] = x[j]
-        x[j] = tmp
+        x[i], x[j] = x[j], x[i]
     state[_N] = np.uint32(idx)
+
+
+@numba.njit(cache=True)
+def shuffle(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -> None:
+    """Shuffle ``x[:n]`` in place exactly as ``game._shuffle`` (the same draws, the same order)."""
+    _walk(state, x, n, False)
+
+
+@numba.njit(cache=True)
+def shuffle_seeded(state: npt.NDArray[np.uint32], x: npt.NDArray[np.integer], n: int) -> None:
+    """:func:`shuffle` for a generator just seeded (index 624, as :func:`seed_for` leaves
+    it): the same draws, twisting only the words the walk takes (a deal of 112 cards takes
+    about 150 of 624). The generator is left partly twisted: seed it again before any other
+    use (the engine always does)."""
+    _walk(state, x, n, bool(state[_N] == _N))
 
 
 @numba.njit(cache=True)
@@ -390,11 +381,7 @@ def random_float(state: npt.NDArray[np.uint32]) -> float:
 @numba.njit(cache=True)
 def randbelow(state: npt.NDArray[np.uint32], n: int) -> int:
     """``random.Random.randrange(n)`` for ``1 <= n < 2**32``, as CPython draws it."""
-    bits = 0
-    t = n
-    while t > 0:
-        bits += 1
-        t >>= 1
+    bits = _bit_length(n)
     r = getrandbits(state, bits)
     while r >= n:
         r = getrandbits(state, bits)
