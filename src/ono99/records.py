@@ -30,6 +30,8 @@ __all__ = [
     "replay",
     "to_record",
     "state_json",
+    "full_state_json",
+    "is_move_code",
     "ParsedRecord",
     "SEED_LIMIT",
     "NAME_LIMIT",
@@ -326,6 +328,12 @@ def to_record(game: Game) -> dict[str, Any]:
 
 def state_json(game: Game) -> dict[str, Any]:
     """The full state (every hand) as the R-REC replay JSON."""
+    return full_state_json(game, len(game.draw_pile), len(game.moves))
+
+
+def full_state_json(game: Any, draw_pile: int, moves: int) -> dict[str, Any]:
+    """The R-REC replay JSON of any engine's game (the reference's :class:`Game`, the fast
+    engine's ``FastGame``: the same attributes), given its draw pile's and moves' counts."""
     w = game.winner
     return {
         "rules": game.rules.preset,
@@ -335,7 +343,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "direction": game.direction,
         "to_move": game.to_move,
         "hands": [[action_code(c) for c in h] for h in game.hands],
-        "draw_pile": len(game.draw_pile),
+        "draw_pile": draw_pile,
         "discard": [action_code(c) for c in game.discard],
         "out": list(game.out),
         "tokens": None if game.tokens is None else list(game.tokens),
@@ -344,5 +352,14 @@ def state_json(game: Game) -> dict[str, Any]:
         "winner": list(w) if isinstance(w, list) else w,
         "owes_two": game.owes_two,
         "pending_draw": game.pending_draw,
-        "moves": len(game.moves),
+        "moves": moves,
     }
+
+
+def is_move_code(move: object) -> bool:
+    """Whether ``move`` is written as a move (a card code, ``99x4``, ``draw``), legal or not."""
+    try:
+        parse_action(move)  # type: ignore[arg-type]
+    except RecordError:
+        return False
+    return True

@@ -22,7 +22,14 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ono99.bots.fast_rollout import HAND_BIAS, heuristic_act, heuristic_work, rules_cfg, scratch
+from ono99.bots.fast_rollout import (
+    HAND_BIAS,
+    heuristic_act,
+    heuristic_work,
+    public_state,
+    rules_cfg,
+    scratch,
+)  # fmt: skip
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import NO_DEALS
@@ -319,37 +326,11 @@ def _track(
 def view_state(view: PlayerView, laid: list[bool]) -> I64:
     """A view as a state vector: its public state, its own hand, the laid-down hands, and
     the other hands' sizes (their cards are left to the sampling)."""
-    st = k.new_state()
-    n = len(view.names)
-    st[k.S_N] = n
-    st[k.S_TOTAL] = view.total
-    st[k.S_DIR] = view.direction
-    st[k.S_TO_MOVE] = -1 if view.to_move is None else view.to_move
-    st[k.S_OWES] = -1 if view.owes_two is None else view.owes_two
-    st[k.S_PLAYS_LEFT] = view.plays_left
-    st[k.S_PLAYED99] = view.played_99
-    st[k.S_N_ACTIVE] = sum(view.active)
-    st[k.S_ROUND] = view.round
-    st[k.S_PENDING] = -1 if view.pending_draw is None else view.pending_draw
-    st[k.S_RESHUFFLES] = view.reshuffles
-    for s in range(n):
+    st = public_state(view)
+    for s in range(len(view.names)):
         st[k.O_HAND_LEN + s] = view.hand_sizes[s]
-        st[k.O_ALIVE + s] = view.alive[s]
-        st[k.O_ACTIVE + s] = view.active[s]
-        if view.tokens is not None:
-            st[k.O_TOKENS + s] = view.tokens[s]
-        if view.scores is not None:
-            st[k.O_SCORES + s] = view.scores[s]
         cards = view.hand if s == view.seat else view.laid_down[s] if laid[s] else ()
         st[k.O_HANDS + s * k.HAND_CAP : k.O_HANDS + s * k.HAND_CAP + len(cards)] = cards
-    st[k.S_N_OUT] = len(view.out)
-    st[k.O_OUT : k.O_OUT + len(view.out)] = view.out
-    st[k.S_N_ROUND_OUT] = len(view.round_out)
-    st[k.O_ROUND_OUT : k.O_ROUND_OUT + len(view.round_out)] = view.round_out
-    w = view.winner
-    seats = [] if w is None else list(w) if isinstance(w, tuple) else [w]
-    st[k.S_N_WINNERS] = len(seats)
-    st[k.O_WINNERS : k.O_WINNERS + len(seats)] = seats
     st[k.S_N_DISCARD] = len(view.discard)
     st[k.O_DISCARD : k.O_DISCARD + len(view.discard)] = view.discard
     st[k.S_N_DRAW] = view.draw_pile

@@ -20,6 +20,7 @@ sampled from its own view.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +34,8 @@ from ono99.game import Game
 from ono99.rules import Rules
 
 __all__ = [
-    "heuristic_move", "heuristic_work", "play_out", "rollout_values", "seat_rewards", "usable",
+    "heuristic_move", "heuristic_work", "play_out", "public_state", "rollout_values",
+    "seat_rewards", "usable",
     "warm", "world_state",
 ]  # fmt: skip
 
@@ -656,41 +658,49 @@ def usable(g: Game) -> bool:
     return all(d is None for d in g.given_deals[g.round :]) and isinstance(g.seed, int)
 
 
+def public_state(x: Any) -> I64:
+    """A state vector holding the public state of ``x``, a :class:`Game` or a
+    :class:`~ono99.view.PlayerView` (they name these fields alike): the counters, who is
+    alive and taking turns, tokens, scores, who is out and who won. No cards."""
+    st = k.new_state()
+    n = len(x.names)
+    st[k.S_N] = n
+    st[k.S_TOTAL] = x.total
+    st[k.S_DIR] = x.direction
+    st[k.S_TO_MOVE] = -1 if x.to_move is None else x.to_move
+    st[k.S_OWES] = -1 if x.owes_two is None else x.owes_two
+    st[k.S_PLAYS_LEFT] = x.plays_left
+    st[k.S_PLAYED99] = x.played_99
+    st[k.S_N_ACTIVE] = sum(x.active)
+    st[k.S_ROUND] = x.round
+    st[k.S_PENDING] = -1 if x.pending_draw is None else x.pending_draw
+    st[k.S_RESHUFFLES] = x.reshuffles
+    for s in range(n):
+        st[k.O_ALIVE + s] = x.alive[s]
+        st[k.O_ACTIVE + s] = x.active[s]
+        if x.tokens is not None:
+            st[k.O_TOKENS + s] = x.tokens[s]
+        if x.scores is not None:
+            st[k.O_SCORES + s] = x.scores[s]
+    st[k.S_N_OUT] = len(x.out)
+    st[k.O_OUT : k.O_OUT + len(x.out)] = x.out
+    st[k.S_N_ROUND_OUT] = len(x.round_out)
+    st[k.O_ROUND_OUT : k.O_ROUND_OUT + len(x.round_out)] = x.round_out
+    w = x.winner
+    seats = [] if w is None else list(w) if isinstance(w, (list, tuple)) else [w]
+    st[k.S_N_WINNERS] = len(seats)
+    st[k.O_WINNERS : k.O_WINNERS + len(seats)] = seats
+    return st
+
+
 def world_state(g: Game) -> tuple[I64, I64, U8]:
     """A world (a reference :class:`Game`) as the fast engine's state vector, rules vector
     and seed bytes: every field the rules read, hands and piles in their order."""
-    st = k.new_state()
-    n = g.n
-    st[k.S_N] = n
-    st[k.S_TOTAL] = g.total
-    st[k.S_DIR] = g.direction
-    st[k.S_TO_MOVE] = -1 if g.to_move is None else g.to_move
-    st[k.S_OWES] = -1 if g.owes_two is None else g.owes_two
-    st[k.S_PLAYS_LEFT] = g.plays_left
-    st[k.S_PLAYED99] = g.played_99
-    st[k.S_N_ACTIVE] = g.n_active
-    st[k.S_ROUND] = g.round
-    st[k.S_PENDING] = -1 if g.pending_draw is None else g.pending_draw
-    st[k.S_RESHUFFLES] = g.reshuffles
+    st = public_state(g)
     st[k.S_BUST_MODE] = g.must_bust_play
-    for s in range(n):
-        hand = g.hands[s]
+    for s, hand in enumerate(g.hands):
         st[k.O_HAND_LEN + s] = len(hand)
         st[k.O_HANDS + s * k.HAND_CAP : k.O_HANDS + s * k.HAND_CAP + len(hand)] = hand
-        st[k.O_ALIVE + s] = g.alive[s]
-        st[k.O_ACTIVE + s] = g.active[s]
-        if g.tokens is not None:
-            st[k.O_TOKENS + s] = g.tokens[s]
-        if g.scores is not None:
-            st[k.O_SCORES + s] = g.scores[s]
-    st[k.S_N_OUT] = len(g.out)
-    st[k.O_OUT : k.O_OUT + len(g.out)] = g.out
-    st[k.S_N_ROUND_OUT] = len(g.round_out)
-    st[k.O_ROUND_OUT : k.O_ROUND_OUT + len(g.round_out)] = g.round_out
-    w = g.winner
-    seats = [] if w is None else (w if isinstance(w, list) else [w])
-    st[k.S_N_WINNERS] = len(seats)
-    st[k.O_WINNERS : k.O_WINNERS + len(seats)] = seats
     legal = g.legal_actions(g.to_move) if g.to_move is not None else ()
     st[k.S_N_LEGAL] = len(legal)
     st[k.O_LEGAL : k.O_LEGAL + len(legal)] = legal

@@ -15,7 +15,7 @@ from ono99.cli.options import check_engine
 from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
 from ono99.i18n import N_, _, translate_error
 from ono99.narrate import narrate, you_seat
-from ono99.records import ParsedRecord, ReplayError, load_record, state_json
+from ono99.records import ParsedRecord, ReplayError, is_move_code, load_record, state_json
 from ono99.termsafe import terminal_safe
 
 
@@ -50,14 +50,6 @@ def _tracking_record(text: str) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return data if is_tracking_record(data) else None
-
-
-def _is_move_code(move: object) -> bool:
-    try:
-        parse_action(move)  # type: ignore[arg-type]
-    except RecordError:
-        return False
-    return True
 
 
 @app.command(
@@ -126,7 +118,7 @@ def replay(
             error: Ono99Error = ReplayError(
                 N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
             )
-            if isinstance(e, RecordError) and _is_move_code(move):
+            if isinstance(e, RecordError) and is_move_code(move):
                 # a later deal of the record does not fit the seats still in the
                 # game: the record is bad (move null), not this move
                 index, error = None, e

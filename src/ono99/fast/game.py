@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ono99.cards import DRAW, action_code, parse_action
+from ono99.cards import DRAW, parse_action
 from ono99.errors import IllegalAction, RecordError
 from ono99.fast import core as k
 from ono99.fast import obs as fast_obs
@@ -403,33 +403,16 @@ class FastGame:
 
     def state_json(self) -> dict[str, Any]:
         """The full state as the R-REC replay JSON (as :func:`ono99.state_json`)."""
-        w = self.winner
-        return {
-            "rules": self.rules.preset,
-            "options": dict(self.rules.options),
-            "players": list(self.names),
-            "total": self.total,
-            "direction": self.direction,
-            "to_move": self.to_move,
-            "hands": [[action_code(c) for c in h] for h in self.hands],
-            "draw_pile": int(self.state[k.S_N_DRAW]),
-            "discard": [action_code(c) for c in self.discard],
-            "out": self.out,
-            "tokens": self.tokens,
-            "scores": self.scores,
-            "round": self.round,
-            "winner": w,
-            "owes_two": self.owes_two,
-            "pending_draw": self.pending_draw,
-            "moves": self.n_moves,
-        }
+        from ono99.records import full_state_json
+
+        return full_state_json(self, int(self.state[k.S_N_DRAW]), self.n_moves)
 
 
 def replay(record: Any) -> FastGame:
     """:func:`ono99.replay` on the fast engine: a record (parsed or as JSON data)
     replayed to its final state. Raises :class:`RecordError` for a bad record and
     :class:`~ono99.records.ReplayError` naming the first illegal move, as the reference."""
-    from ono99.records import ParsedRecord, ReplayError, parse_record
+    from ono99.records import ParsedRecord, ReplayError, is_move_code, parse_record
 
     rec = record if isinstance(record, ParsedRecord) else parse_record(record)
     game = FastGame(
@@ -444,17 +427,9 @@ def replay(record: Any) -> FastGame:
                 N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
             ) from None
         except RecordError as e:
-            if _is_code(move):
+            if is_move_code(move):
                 raise  # a later deal that does not fit: the record is bad, not the move
             raise ReplayError(
                 N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
             ) from None
     return game
-
-
-def _is_code(move: object) -> bool:
-    try:
-        parse_action(move)  # type: ignore[arg-type]
-    except RecordError:
-        return False
-    return True
