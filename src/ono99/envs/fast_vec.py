@@ -159,8 +159,8 @@ def _restart(
 @njit(cache=True)
 def _reset_all(
     states: I64, cfg: I64, n: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, game_ids: I64, obs: F32, mask: I8, player: I64, rng: U32, ci: I64,
-    weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
+    nxt_len: int, game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, rng: U32,
+    ci: I64, weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
     ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     next_id = 0
@@ -169,7 +169,7 @@ def _reset_all(
             states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids, rng,
             ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
         )  # fmt: skip
-        _observe(states[b], cfg, obs, mask, player, b)
+        _observe(states[b], cfg, obs, mask, legal, player, b)
         if hist:
             write_played(played, b, player[b], n, obs)
     return nxt_len, next_id
@@ -178,8 +178,8 @@ def _reset_all(
 @njit(cache=True)
 def _step_all(
     states: I64, cfg: I64, n: int, bots: I64, actions: I64, digits: U8, lengths: I64,
-    nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, player: I64,
-    rewards: F32, done: B8, rng: U32, ci: I64, weights: F64, hrng: U32, hist: bool,
+    nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, legal: I64,
+    player: I64, rewards: F32, done: B8, rng: U32, ci: I64, weights: F64, hrng: U32, hist: bool,
     played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     rewards[:, :] = 0.0
@@ -212,7 +212,7 @@ def _step_all(
                 states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids,
                 rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
             )  # fmt: skip
-        _observe(st, cfg, obs, mask, player, b)
+        _observe(st, cfg, obs, mask, legal, player, b)
         if hist:
             write_played(played, b, player[b], n, obs)
     return nxt_len, next_id
@@ -290,8 +290,8 @@ class OpponentVecEnv(FastVecEnv):
         self._fresh()
         self._next_len, self._next_id = _reset_all(
             self._states, self._cfg, self.players, self._bots, self._digits, self._lengths,
-            self._next, len(text), self.game_ids, self._obs, self._mask, self._player,
-            *self._bot_work(), *self._work(),
+            self._next, len(text), self.game_ids, self._obs, self._mask, self._legal,
+            self._player, *self._bot_work(), *self._work(),
         )  # fmt: skip
         self._rewards[:] = 0.0
         self._done[:] = False
@@ -306,7 +306,7 @@ class OpponentVecEnv(FastVecEnv):
         self._next_len, self._next_id = _step_all(
             self._states, self._cfg, self.players, self._bots, acts, self._digits,
             self._lengths, self._next, self._next_len, self._next_id, self.game_ids,
-            self._obs, self._mask, self._player, self._rewards, self._done,
+            self._obs, self._mask, self._legal, self._player, self._rewards, self._done,
             *self._bot_work(), *self._work(),
         )  # fmt: skip
         return self._result()

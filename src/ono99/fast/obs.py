@@ -17,6 +17,7 @@ from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 
 __all__ = [
+    "DISCARD_AT",
     "OBS_PER_SEAT",
     "OBS_SEATS_AT",
     "advance",
@@ -32,7 +33,7 @@ I8 = npt.NDArray[np.int8]
 # The layout of ono99.envs.encoding (pinned to it by tests/fast/test_vec.py).
 _NUM_CARDS = 16
 _GLOBAL_AT = 16  # total, direction, plays_left, played_99, bust_mode, draw_pile
-_DISCARD_AT = 22
+_DISCARD_AT = DISCARD_AT = 22
 _LAID_AT = 38
 OBS_SEATS_AT = 54
 OBS_PER_SEAT = 9
@@ -41,11 +42,17 @@ _SCORE_SLACK = 1000
 
 
 @njit(cache=True)
-def encode_row(st: I64, cfg: I64, seat: int, obs: F32, r: int) -> None:
+def encode_row(st: I64, cfg: I64, seat: int, obs: F32, r: int, discard: bool = True) -> None:
     """:func:`ono99.envs.encoding.encode` of ``seat``'s view, from the state vector, into
-    row ``r`` of ``obs`` (a row index, not a row view: a view per call costs)."""
+    row ``r`` of ``obs`` (a row index, not a row view: a view per call costs). Writes the
+    first ``54 + 9 * players`` entries, each once (entries after them are the caller's);
+    with ``discard`` false, all but the discard pile's counts (``DISCARD_AT`` … +15: a
+    caller that keeps them counted writes them)."""
     n = st[k.S_N]
-    for i in range(obs.shape[1]):
+    # the counted blocks start at 0; every other entry is written below
+    for i in range(_NUM_CARDS):
+        obs[r, i] = 0.0
+    for i in range(_LAID_AT, OBS_SEATS_AT):
         obs[r, i] = 0.0
     base = k.O_HANDS + seat * k.HAND_CAP
     for i in range(st[k.O_HAND_LEN + seat]):
@@ -56,31 +63,38 @@ def encode_row(st: I64, cfg: I64, seat: int, obs: F32, r: int) -> None:
     obs[r, _GLOBAL_AT + 3] = st[k.S_PLAYED99]
     obs[r, _GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
     obs[r, _GLOBAL_AT + 5] = st[k.S_N_DRAW]
-    for i in range(st[k.S_N_DISCARD]):
-        obs[r, _DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
-    if cfg[k.C_MODE] == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
+    if discard:
+        for i in range(_DISCARD_AT, _LAID_AT):
+            obs[r, i] = 0.0
+        for i in range(st[k.S_N_DISCARD]):
+            obs[r, _DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
+    mode = cfg[k.C_MODE]
+    if mode == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
         for s in range(n):
             if st[k.O_ALIVE + s] == 0:
                 hb = k.O_HANDS + s * k.HAND_CAP
                 for i in range(st[k.O_HAND_LEN + s]):
                     obs[r, _LAID_AT + st[hb + i]] += 1.0
     top_score = float(cfg[k.C_TARGET] + _SCORE_SLACK)
+    to_move, owes, pending = st[k.S_TO_MOVE], st[k.S_OWES], st[k.S_PENDING]
+    n_winners = st[k.S_N_WINNERS]
+    s = seat
     for j in range(n):
-        s = (seat + j) % n
         b = OBS_SEATS_AT + OBS_PER_SEAT * j
         obs[r, b] = st[k.O_HAND_LEN + s]
         obs[r, b + 1] = st[k.O_ALIVE + s]
         obs[r, b + 2] = st[k.O_ACTIVE + s]
-        obs[r, b + 3] = 1.0 if st[k.S_TO_MOVE] == s else 0.0
-        obs[r, b + 4] = 1.0 if st[k.S_OWES] == s else 0.0
-        obs[r, b + 5] = 1.0 if st[k.S_PENDING] == s else 0.0
-        for w in range(st[k.S_N_WINNERS]):
+        obs[r, b + 3] = 1.0 if to_move == s else 0.0
+        obs[r, b + 4] = 1.0 if owes == s else 0.0
+        obs[r, b + 5] = 1.0 if pending == s else 0.0
+        won = 0.0
+        for w in range(n_winners):
             if st[k.O_WINNERS + w] == s:
-                obs[r, b + 6] = 1.0
-        if cfg[k.C_MODE] == k.TOKENS:
-            obs[r, b + 7] = st[k.O_TOKENS + s]
-        if cfg[k.C_MODE] == k.POINTS:
-            obs[r, b + 8] = min(top_score, float(st[k.O_SCORES + s]))
+                won = 1.0
+        obs[r, b + 6] = won
+        obs[r, b + 7] = st[k.O_TOKENS + s] if mode == k.TOKENS else 0.0
+        obs[r, b + 8] = min(top_score, float(st[k.O_SCORES + s])) if mode == k.POINTS else 0.0
+        s = s + 1 if s + 1 < n else 0
 
 
 @njit(cache=True)

@@ -40,7 +40,7 @@ from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import NO_DEALS, FastGame, Scratch, rules_vector
-from ono99.fast.obs import OBS_PER_SEAT, OBS_SEATS_AT, encode_row
+from ono99.fast.obs import DISCARD_AT, OBS_PER_SEAT, OBS_SEATS_AT, encode_row
 from ono99.fast.obs import advance as _advance
 from ono99.game import illegal_action_error, new_seed
 from ono99.rules import Rules, make_rules
@@ -84,13 +84,20 @@ class VecStep(NamedTuple):
 
 
 @njit(cache=True)
-def _observe(st: I64, cfg: I64, obs: F32, mask: I8, player: I64, b: int) -> None:
+def _observe(
+    st: I64, cfg: I64, obs: F32, mask: I8, legal: I64, player: I64, b: int
+) -> None:  # fmt: skip
+    """Row ``b`` of the outputs for the seat to move in ``st``: its seat, its legal actions
+    (``mask``, and as the bits of ``legal[b]`` for the next step's check) and its
+    observation."""
     p = st[k.S_TO_MOVE]
     player[b] = p
-    for a in range(mask.shape[1]):
-        mask[b, a] = 0
+    bits = 0
     for i in range(st[k.S_N_LEGAL]):
-        mask[b, st[k.O_LEGAL + i]] = 1
+        bits |= 1 << st[k.O_LEGAL + i]
+    legal[b] = bits
+    for a in range(mask.shape[1]):
+        mask[b, a] = (bits >> a) & 1
     encode_row(st, cfg, p, obs, b)
 
 
@@ -130,6 +137,28 @@ def clear_played(played: F32, b: int) -> None:
             played[b, s, c] = 0.0
 
 
+@njit(cache=True, inline="always")
+def _count_discard(st: I64, discard: F32, seen: I64, b: int, obs: F32) -> None:
+    """The discard pile's counts of row ``b`` into its observation, kept in ``discard[b]``
+    from step to step: the engine only appends to the pile between a reshuffle (R-TURN-3)
+    and a deal (R-END-2), so only the new cards are counted (a pile of 30 cards is 30
+    loads a step otherwise). ``seen[b]`` is the pile's length and its reshuffle and round
+    then (-1: count it all again, as after a new game)."""
+    length = st[k.S_N_DISCARD]
+    key = st[k.S_RESHUFFLES] * 4096 + st[k.S_ROUND]
+    start = seen[b, 0]
+    if seen[b, 1] != key or length < start:
+        for c in range(_CARDS):
+            discard[b, c] = 0.0
+        start = 0
+    for i in range(start, length):
+        discard[b, st[k.O_DISCARD + i]] += 1.0
+    seen[b, 0] = length
+    seen[b, 1] = key
+    for c in range(_CARDS):
+        obs[b, DISCARD_AT + c] = discard[b, c]
+
+
 @njit(cache=True)
 def _start(
     states: I64, cfg: I64, n: int, b: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
@@ -148,15 +177,15 @@ def _start(
 @njit(cache=True)
 def _reset_all(
     states: I64, cfg: I64, n: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
-    game_ids: I64, obs: F32, mask: I8, player: I64, hist: bool, played: F32, mt: U32,
-    buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+    game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, hist: bool, played: F32,
+    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> int:  # fmt: skip
     for b in range(states.shape[0]):
         nxt_len = _start(
             states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
         )
         game_ids[b] = b
-        _observe(states[b], cfg, obs, mask, player, b)
+        _observe(states[b], cfg, obs, mask, legal, player, b)
         if hist:
             clear_played(played, b)
             write_played(played, b, player[b], n, obs)
@@ -164,18 +193,18 @@ def _reset_all(
 
 
 @njit(cache=True)
-def _first_illegal(states: I64, actions: I64) -> int:
-    """The first slot whose action is not legal there, -1 if none (``is_legal`` written
-    out on the matrix: a row view per slot costs)."""
-    for b in range(states.shape[0]):
+def _first_illegal(legal: I64, actions: I64) -> int:
+    """The first slot whose action is not legal there, -1 if none: from the bits of the
+    legal actions the last step left in ``legal`` (one word per slot, not the states)."""
+    bad = 0
+    for b in range(actions.shape[0]):
         a = actions[b]
-        if a < 0 or a >= k.DRAW or states[b, k.S_TO_MOVE] < 0:
-            return b
-        ok = False
-        for i in range(states[b, k.S_N_LEGAL]):
-            if states[b, k.O_LEGAL + i] == a:
-                ok = True
-        if not ok:
+        bad |= int(a < 0) | int(a >= k.DRAW) | int(((legal[b] >> (a & 31)) & 1) == 0)
+    if bad == 0:
+        return -1
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if a < 0 or a >= k.DRAW or ((legal[b] >> a) & 1) == 0:
             return b
     return -1
 
@@ -183,9 +212,9 @@ def _first_illegal(states: I64, actions: I64) -> int:
 @njit(cache=True)
 def _step_all(
     states: I64, cfg: I64, n: int, actions: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, player: I64,
-    rewards: F32, done: B8, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
-    ghl: I64, gd: I64, gdl: I64,
+    nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64,
+    rewards: F32, done: B8, hist: bool, played: F32, discard: F32, seen: I64, mt: U32,
+    buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     rewards[:, :] = 0.0
     for b in range(states.shape[0]):
@@ -218,15 +247,19 @@ def _step_all(
             )
             game_ids[b] = next_id
             next_id += 1
+            seen[b, 1] = -1  # a new pile
             if hist:
                 clear_played(played, b)
         p = st[k.S_TO_MOVE]  # _observe, inline (its arrays would cost at every row)
         player[b] = p
-        for a in range(mask.shape[1]):
-            mask[b, a] = 0
+        bits = 0
         for i in range(st[k.S_N_LEGAL]):
-            mask[b, st[k.O_LEGAL + i]] = 1
-        encode_row(st, cfg, p, obs, b)
+            bits |= 1 << st[k.O_LEGAL + i]
+        legal[b] = bits
+        for a in range(mask.shape[1]):
+            mask[b, a] = (bits >> a) & 1  # no branch on the cards held
+        encode_row(st, cfg, p, obs, b, False)
+        _count_discard(st, discard, seen, b, obs)
         if hist:
             write_played(played, b, p, n, obs)
     return nxt_len, next_id
@@ -239,17 +272,19 @@ observe_slot = _observe
 
 @njit(cache=True)
 def _pick_legal(mask: I8, u: npt.NDArray[np.float64], out: I64) -> None:
+    # Branch-free: the j-th legal action (0-based) is the number of actions whose running
+    # count of legal ones is at most j (a branch on random data mispredicts half the time).
     for b in range(mask.shape[0]):
         count = 0
         for a in range(mask.shape[1]):
-            count += mask[b, a]
+            count += mask[b, a] != 0
         j = int(u[b] * count)
+        running = 0
+        pick = 0
         for a in range(mask.shape[1]):
-            if mask[b, a]:
-                if j == 0:
-                    out[b] = a
-                    break
-                j -= 1
+            running += mask[b, a] != 0
+            pick += running <= j
+        out[b] = pick if count > 0 else 0
 
 
 def random_legal(mask: I8, rng: np.random.Generator) -> I64:
@@ -303,6 +338,11 @@ class FastVecEnv:
         self._obs = np.zeros((batch, self.observation_size), np.float32)
         self._mask = np.zeros((batch, self.num_actions), np.int8)
         self._player = np.zeros(batch, np.int64)
+        #: the legal actions of each slot's seat to move as bits (for the check of a step)
+        self._legal = np.zeros(batch, np.int64)
+        #: each slot's discard pile counted, and the pile's length, reshuffle and round then
+        self._discard = np.zeros((batch, _CARDS), np.float32)
+        self._seen = np.full((batch, 2), -1, np.int64)
         self._rewards = np.zeros((batch, players), np.float32)
         self._done = np.zeros(batch, np.bool_)
         self._scratch = Scratch()
@@ -345,10 +385,12 @@ class FastVecEnv:
         self._fresh()
         self._next_len = _reset_all(
             self._states, self._cfg, self.players, self._digits, self._lengths, self._next,
-            len(text), self.game_ids, self._obs, self._mask, self._player, self.history,
+            len(text), self.game_ids, self._obs, self._mask, self._legal, self._player,
+            self.history,
             self._played, *self._work(),
         )  # fmt: skip
         self._next_id = self.batch
+        self._seen[:] = -1  # the discard piles are counted again at the next step
         self._rewards[:] = 0.0
         self._done[:] = False
         self._ready = True
@@ -363,7 +405,8 @@ class FastVecEnv:
         self._next_len, self._next_id = _step_all(
             self._states, self._cfg, self.players, acts, self._digits, self._lengths,
             self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
-            self._player, self._rewards, self._done, self.history, self._played, *self._work(),
+            self._legal, self._player, self._rewards, self._done, self.history, self._played,
+            self._discard, self._seen, *self._work(),
         )  # fmt: skip
         return self._result()
 
@@ -377,8 +420,8 @@ class FastVecEnv:
                 f"actions must be {self.batch} integers, one per game, not a {acts.dtype}"
                 f" array of shape {acts.shape}"
             )
-        acts = acts.astype(np.int64)
-        bad = int(_first_illegal(self._states, acts))
+        acts = np.ascontiguousarray(acts, dtype=np.int64)
+        bad = int(_first_illegal(self._legal, acts))
         if bad >= 0:
             raise self._illegal(bad, int(acts[bad]))
         return acts
