@@ -35,7 +35,7 @@ from ono99.rules import Rules
 
 __all__ = [
     "heuristic_move", "heuristic_work", "play_out", "public_state", "rollout_values",
-    "seat_rewards", "usable",
+    "seat_rewards", "standing", "usable",
     "warm", "world_state",
 ]  # fmt: skip
 
@@ -594,6 +594,16 @@ def _by_strength(st: I64, cfg: I64, alive0: I64, out: F64) -> None:
 
 
 @njit(cache=True)
+def standing(st: I64) -> tuple[I64, I64, I64]:
+    """Who is alive, the tokens and the scores now: what :func:`seat_rewards` compares
+    the end of a rollout with."""
+    n = st[k.S_N]
+    alive = st[k.O_ALIVE : k.O_ALIVE + n].copy()
+    tokens = st[k.O_TOKENS : k.O_TOKENS + n].copy()
+    return alive, tokens, st[k.O_SCORES : k.O_SCORES + n].copy()
+
+
+@njit(cache=True)
 def seat_rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out: F64) -> None:
     """``ismcts._rewards``: every seat's reward at the end of a rollout."""
     n = st[k.S_N]
@@ -615,12 +625,9 @@ def play_out(
 ) -> float:  # fmt: skip
     """``ISMCTSBot._play_out``: ``action``, then the heuristic in every seat to the end
     of the round (or the horizon, or the searcher's elimination); ``me``'s reward."""
-    n = st[k.S_N]
     start_round = st[k.S_ROUND]
     elimination = cfg[k.C_MODE] == k.ELIMINATION
-    alive0 = st[k.O_ALIVE : k.O_ALIVE + n].copy()
-    tokens0 = st[k.O_TOKENS : k.O_TOKENS + n].copy()
-    scores0 = st[k.O_SCORES : k.O_SCORES + n].copy()
+    alive0, tokens0, scores0 = standing(st)
     k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
     steps = 0
     while st[k.S_TO_MOVE] >= 0 and st[k.S_ROUND] == start_round and steps < MAX_ROLLOUT:

@@ -27,7 +27,7 @@ from numba import njit
 
 from ono99.bots.fast_inference import believed, digits, view_state
 from ono99.bots.fast_paired import add_world, choose
-from ono99.bots.fast_rollout import CARD_POINTS, rules_cfg, scratch, seat_rewards
+from ono99.bots.fast_rollout import CARD_POINTS, rules_cfg, scratch, seat_rewards, standing
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import NO_DEALS
@@ -111,12 +111,9 @@ def _iterate(
     """``ISMCTSBot._iterate``: ``action`` in world ``st``, down ``root``'s tree with UCB1,
     one edge expanded, the rollout policy for ``limit`` plies; rewards backed up;
     ``me``'s reward."""
-    n = st[k.S_N]
     start_round = st[k.S_ROUND]
     elimination = cfg[k.C_MODE] == k.ELIMINATION
-    alive0 = st[k.O_ALIVE : k.O_ALIVE + n].copy()
-    tokens0 = st[k.O_TOKENS : k.O_TOKENS + n].copy()
-    scores0 = st[k.O_SCORES : k.O_SCORES + n].copy()
+    alive0, tokens0, scores0 = standing(st)
     k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
     path_e[0] = root
     path_p[0] = me
