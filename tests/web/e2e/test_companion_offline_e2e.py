@@ -207,6 +207,21 @@ def test_the_static_site_plays_with_no_ono99_server(
         assert state(page)["winner"] == moves[-1].state["winner"]
         record = json.loads(page.evaluate("() => decodeURIComponent(document.querySelector('#record-link').href.split(',')[1])"))  # fmt: skip
         assert record == twin.record()
+        # a second game, then back to the first one from "Earlier games" (same page)
+        gid = page.url.split("#g=")[1]
+        new_game(page, link(base, "mattel2022", ["Di", "Ed"], 0, None))
+        tap(page, "7")
+        page.click("details.menu summary")
+        page.click("#new-game")
+        page.click("#new-game-yes")
+        page.click(f'#recent-games [data-game="{gid}"]')
+        page.wait_for_function(f"() => location.hash === '#g={gid}'")
+        assert hooks(state(page)) == hooks(json.loads(json.dumps(twin.state())))
+        assert page.get_attribute("main", "data-engine") == "local"
+        before = state(page)["steps"]
+        page.click('[data-action="undo"]')  # followed here: the first game's own Tracker
+        twin.undo()
+        assert hooks(settle(page, before)) == hooks(json.loads(json.dumps(twin.state())))
     finally:
         ctx.close()
         httpd.shutdown()

@@ -30,7 +30,7 @@ const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens"
 const app = { id: null, version: 0, state: null, busy: 0, handsDraft: null, handsSeat: null, laidDraft: null,
   lastAnnounce: [], mode: null, queue: [], sending: false, away: false, fixAt: null,
   cfg: { server: true, pyodide: null }, engine: null, engineLoading: null, local: false, kept: null,
-  syncing: false };
+  syncing: false, engineDone: false };
 const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
@@ -148,7 +148,7 @@ function told(item, data) {
 
 async function pump() {
   // a game kept here waits for the engine (it is followed here, not sent)
-  if (app.local || (app.kept && app.engineLoading && !app.engine)) return;
+  if (app.local || (app.kept && app.engineLoading && !app.engineDone)) return;
   if (app.sending || !app.queue.length || !app.id || retryTimer) return;
   app.sending = true;
   markBusy();
@@ -323,6 +323,10 @@ function resyncSoon() {
 }
 
 async function load(id) {
+  if (id !== app.id) { // another game: followed from scratch
+    app.local = false;
+    app.kept = null;
+  }
   if (keptGame(id) && (app.engine || app.engineLoading)) {
     // followed here: drawn at once as last seen, taps wait for the engine
     app.id = id;
@@ -991,6 +995,7 @@ async function start() {
   registerWorker();
   app.engineLoading = loadEngine(app.cfg).then((engine) => {
     app.engine = engine;
+    app.engineDone = true;
     main().dataset.engineReady = engine ? "1" : "0";
     if (engine) goLocal();
     return engine;
