@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from ono99.cli import app, fail
-from ono99.cli.long_run import check_workers, long_run, show_progress
+from ono99.cli import app, fail, params
+from ono99.cli.long_run import check_backend, check_ray, games_run
 from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
@@ -32,29 +32,11 @@ def analyze(
         str,
         typer.Option("--out", metavar="DIR", help=_("Folder for report.html and the raw data.")),
     ],
-    rules: Annotated[
-        str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
-    ] = "mattel2022",
-    players: Annotated[int, typer.Option("--players", help=_("Number of players."))] = 4,
-    games: Annotated[
-        int, typer.Option("--games", help=_("Games to play (rounded up to a multiple of players)."))
-    ] = 400,
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            help=_(
-                "Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
-                "(N iterations), or a level easy/medium/hard/expert. A name may repeat."
-            ),
-        ),
-    ] = "heuristic",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option", help=_("Rule option key=value (repeatable), e.g. scoring=points.")
-        ),
-    ] = None,
+    rules: params.Rules = "mattel2022",
+    players: params.Players = 4,
+    games: params.Games = 400,
+    bots: params.Bots = "heuristic",
+    option: params.RuleOptions = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -65,25 +47,19 @@ def analyze(
         str,
         typer.Option("--engine", help=_("reference only: bots play on the reference engine.")),
     ] = "reference",
-    backend: Annotated[
-        str, typer.Option("--backend", help=_("local (processes) or ray."))
-    ] = "local",
-    workers: Annotated[
-        int | None, typer.Option("--workers", help=_("Worker processes (default: all CPU cores)."))
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
+    backend: params.Backend = "local",
+    workers: params.Workers = None,
+    as_json: params.Json = False,
 ) -> None:
     """Rules analysis: play many games and write report.html with the raw data."""
     check_engine(engine, fast=False)
-    if backend not in ("local", "ray"):
-        raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
-    check_workers(workers)
+    check_backend(backend, workers)
     if not out.strip():
         raise fail(_("--out needs the name of a folder"))
     folder = Path(out)
     from ono99.analysis import analyze as run_analysis
     from ono99.analysis.output import FILES, check_folder, write_outputs
-    from ono99.arena import RayMissing, make_spec
+    from ono99.arena import make_spec
 
     if seed is None:
         seed = secrets.randbits(64)
@@ -101,18 +77,11 @@ def analyze(
                 path=str(out), reason=e.strerror or type(e).__name__
             )
         ) from None
-    if backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
-    try:
-        with long_run(spec.games, show_progress(as_json)) as progress:
-            summary, data = run_analysis(
-                bots.split(","), players, rules, options, games, seed, backend, workers, progress
-            )
-    except RayMissing:
-        raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
+    check_ray(backend)
+    with games_run(spec.games, as_json) as progress:
+        summary, data = run_analysis(
+            bots.split(","), players, rules, options, games, seed, backend, workers, progress
+        )
     try:
         write_outputs(folder, summary, data)
     except OSError as e:

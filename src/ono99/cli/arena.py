@@ -16,8 +16,8 @@ from typing import Annotated, Any
 import typer
 from rich.cells import cell_len
 
-from ono99.cli import app, fail
-from ono99.cli.long_run import check_workers, long_run, show_progress
+from ono99.cli import app, fail, params
+from ono99.cli.long_run import check_backend, check_ray, games_run
 from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
@@ -89,45 +89,21 @@ def _table(result: dict[str, Any]) -> str:
     help=_("Play bots against each other with rotated seats; win rates, 95% CIs, paired edges.")
 )
 def arena(
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            help=_(
-                "Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
-                "(N iterations), or a level easy/medium/hard/expert. A name may repeat."
-            ),
-        ),
-    ],
+    bots: params.Bots,
     players: Annotated[
         int | None, typer.Option("--players", help=_("Players per game (default: number of bots)."))
     ] = None,
-    rules: Annotated[
-        str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
-    ] = "mattel2022",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option", help=_("Rule option key=value (repeatable), e.g. scoring=points.")
-        ),
-    ] = None,
-    games: Annotated[
-        int, typer.Option("--games", help=_("Games to play (rounded up to a multiple of players)."))
-    ] = 100,
+    rules: params.Rules = "mattel2022",
+    option: params.RuleOptions = None,
+    games: params.Games = 100,
     seed: Annotated[int, typer.Option("--seed", help=_("Tournament seed."))] = 0,
-    backend: Annotated[
-        str, typer.Option("--backend", help=_("local (processes) or ray."))
-    ] = "local",
-    workers: Annotated[
-        int | None, typer.Option("--workers", help=_("Worker processes (default: all CPU cores)."))
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
+    backend: params.Backend = "local",
+    workers: params.Workers = None,
+    as_json: params.Json = False,
 ) -> None:
     """Play bots against each other with rotated seats; win rates, 95% CIs, paired edges."""
-    if backend not in ("local", "ray"):
-        raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
-    check_workers(workers)
-    from ono99.arena import RayMissing, make_spec, run_games, tally
+    check_backend(backend, workers)
+    from ono99.arena import make_spec, run_games, tally
 
     if any(b.strip().startswith("policy:") for b in bots.split(",")):
         try:  # registers policy:PATH, a learned policy (docs/learning.md)
@@ -139,16 +115,9 @@ def arena(
         spec = make_spec(bots.split(","), players, rules, parse_options(option), games, seed)
     except (Ono99Error, ValueError) as e:
         raise fail(translate_error(e)) from None
-    if backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
-    try:
-        with long_run(spec.games, show_progress(as_json)) as progress:
-            results = run_games(spec, backend, workers, progress)
-    except RayMissing:
-        raise fail(_("the ray backend needs Ray: pip install 'ono99[ray]'")) from None
+    check_ray(backend)
+    with games_run(spec.games, as_json) as progress:
+        results = run_games(spec, backend, workers, progress)
     from ono99.arena import default_workers
 
     result = tally(spec, results)

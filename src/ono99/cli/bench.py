@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ono99.bench import run_bench
-from ono99.cli import app
+from ono99.cli import app, params
 from ono99.cli.long_run import check_range
 from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.i18n import _
@@ -19,10 +19,8 @@ MAX_SECONDS = 3600
 
 @app.command(help=_("Random legal play at full speed: games and decision steps per second."))
 def bench(
-    rules: Annotated[
-        str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
-    ] = "mattel2022",
-    players: Annotated[int, typer.Option("--players", help=_("Number of players."))] = 4,
+    rules: params.Rules = "mattel2022",
+    players: params.Players = 4,
     seconds: Annotated[
         float, typer.Option("--seconds", help=_("How long to run (0.01 to 3600 seconds)."))
     ] = 5.0,
@@ -36,7 +34,7 @@ def bench(
         list[str] | None, typer.Option("--option", help=_("Rule option key=value."))
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help=_("Seed of the random play."))] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
+    as_json: params.Json = False,
 ) -> None:
     """Random legal play at full speed: games and decision steps per second."""
     check_engine(engine)

@@ -19,9 +19,10 @@ from typing import Any
 
 import typer
 
-from ono99.i18n import _
+from ono99.i18n import N_, _
 
-__all__ = ["check_range", "check_workers", "long_run", "show_progress"]
+__all__ = ["check_range", "check_workers", "check_backend", "check_ray", "games_run", "long_run",
+           "show_progress"]  # fmt: skip
 
 
 def check_range(option: str, value: float, low: float, high: float) -> None:
@@ -115,3 +116,42 @@ def long_run(total: int, bar: bool) -> Iterator[Callable[[int], None] | None]:
             shown.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+#: the one line of --backend ray without Ray
+RAY_NEEDED = N_("the ray backend needs Ray: pip install 'ono99[ray]'")
+
+
+def check_backend(backend: str, workers: int | None) -> None:
+    """``--backend`` (local or ray, Ray installed) and ``--workers``: else the one-line
+    error, exit 2."""
+    from ono99.cli import fail
+
+    if backend not in ("local", "ray"):
+        raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
+    check_workers(workers)
+
+
+def check_ray(backend: str) -> None:
+    """With ``--backend ray``, Ray must be installed: else the one-line error, exit 2."""
+    from ono99.cli import fail
+
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise fail(_(RAY_NEEDED)) from None
+
+
+@contextmanager
+def games_run(total: int, as_json: bool) -> Iterator[Callable[[int], None] | None]:
+    """:func:`long_run` for ``total`` games of the arena's backends, with the bar where
+    :func:`show_progress` shows it; a Ray cluster that is gone is the one-line error."""
+    from ono99.arena import RayMissing
+    from ono99.cli import fail
+
+    try:
+        with long_run(total, show_progress(as_json)) as progress:
+            yield progress
+    except RayMissing:
+        raise fail(_(RAY_NEEDED)) from None

@@ -9,13 +9,12 @@ from typing import Annotated, Any
 
 import typer
 
-from ono99.cards import parse_action
 from ono99.cli import app, fail, use_language
 from ono99.cli.options import check_engine
-from ono99.errors import IllegalAction, Ono99Error, RecordError, RulesError
+from ono99.errors import Ono99Error, RecordError, RulesError
 from ono99.i18n import N_, _, translate_error
 from ono99.narrate import narrate, you_seat
-from ono99.records import ParsedRecord, ReplayError, is_move_code, load_record, state_json
+from ono99.records import ParsedRecord, ReplayError, apply_move, load_record, state_json
 from ono99.termsafe import terminal_safe
 
 
@@ -112,16 +111,13 @@ def replay(
         if not as_json:
             tell()
         try:
-            game.apply(parse_action(move))
-        except (IllegalAction, RecordError) as e:
-            index: int | None = i
-            error: Ono99Error = ReplayError(
-                N_("move {index} ({move}): {reason}"), i, index=i, move=repr(move), reason=e
-            )
-            if isinstance(e, RecordError) and is_move_code(move):
-                # a later deal of the record does not fit the seats still in the
-                # game: the record is bad (move null), not this move
-                index, error = None, e
+            apply_move(game, i, move)
+        except (ReplayError, RecordError) as e:
+            # ReplayError: this move is not a move or not legal now; RecordError: a later
+            # deal of the record does not fit the seats still in the game, so the record
+            # is bad (move null), not this move
+            index = e.move if isinstance(e, ReplayError) else None
+            error: Ono99Error = e
             if as_json:  # the English message, as in the contract
                 print(json.dumps({"error": str(error), "move": index}))
             else:

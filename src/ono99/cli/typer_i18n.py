@@ -20,6 +20,7 @@ import inspect
 import re
 import string
 import sys
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -151,39 +152,47 @@ def _method(module: str, cls: str, name: str, param: str) -> tuple[type, Any] | 
     return owner, method
 
 
-def _translate_usage_prefix(click: str) -> None:
-    """The "Usage:" that starts help, written by ``HelpFormatter.write_usage``."""
-    found = _method(f"{click}.formatting", "HelpFormatter", "write_usage", "prefix")
+def _patch(
+    module: str, cls: str, name: str, param: str, wrap: Callable[[Any], Callable[..., Any]]
+) -> None:
+    """Put ``wrap(original)`` in place of ``module.cls.name`` (a method taking ``param``),
+    once; where Typer or Click no longer has that method, nothing changes."""
+    found = _method(module, cls, name, param)
     if found is None:
         return
-    owner, write_usage = found
+    owner, original = found
+    patched = functools.wraps(original)(wrap(original))
+    patched._ono99 = True  # type: ignore[attr-defined]
+    setattr(owner, name, patched)
 
-    @functools.wraps(write_usage)
-    def translated(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
-        write_usage(self, prog, args, _(USAGE) + " " if prefix is None else prefix)
 
-    translated._ono99 = True  # type: ignore[attr-defined]
-    setattr(owner, "write_usage", translated)  # noqa: B010
+def _translate_usage_prefix(click: str) -> None:
+    """The "Usage:" that starts help, written by ``HelpFormatter.write_usage``."""
+
+    def wrap(write_usage: Any) -> Callable[..., None]:
+        def translated(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+            write_usage(self, prog, args, _(USAGE) + " " if prefix is None else prefix)
+
+        return translated
+
+    _patch(f"{click}.formatting", "HelpFormatter", "write_usage", "prefix", wrap)
 
 
 def _translate_help_option(click: str) -> None:
     """The help of ``--help``, made by ``Command.get_help_option``."""
-    found = _method(f"{click}.core", "Command", "get_help_option", "ctx")
-    if found is None:
-        return
-    owner, get_help_option = found
 
-    @functools.wraps(get_help_option)
-    def translated(self: Any, ctx: Any) -> Any:
-        option = get_help_option(self, ctx)
-        english = getattr(option, "_ono99_help", getattr(option, "help", None))
-        if english == SHOW_HELP:
-            option._ono99_help = english
-            option.help = _(SHOW_HELP)
-        return option
+    def wrap(get_help_option: Any) -> Callable[..., Any]:
+        def translated(self: Any, ctx: Any) -> Any:
+            option = get_help_option(self, ctx)
+            english = getattr(option, "_ono99_help", getattr(option, "help", None))
+            if english == SHOW_HELP:
+                option._ono99_help = english
+                option.help = _(SHOW_HELP)
+            return option
 
-    translated._ono99 = True  # type: ignore[attr-defined]
-    setattr(owner, "get_help_option", translated)  # noqa: B010
+        return translated
+
+    _patch(f"{click}.core", "Command", "get_help_option", "ctx", wrap)
 
 
 #: Typer's names of value types in help (Python's: ``<int>``, ``<list[str]>``) as people
@@ -207,18 +216,15 @@ def plain_metavar(label: str) -> str:
 def _plain_metavars() -> None:
     """Typer's ``display_type`` (the ``<int>`` after an option in help) through
     :func:`plain_metavar`."""
-    found = _method("typer.core", "_TyperParameter", "display_type", "ctx")
-    if found is None:
-        return
-    owner, display_type = found
 
-    @functools.wraps(display_type)
-    def plain(self: Any, ctx: Any) -> Any:
-        label = display_type(self, ctx)
-        return plain_metavar(label) if isinstance(label, str) else label
+    def wrap(display_type: Any) -> Callable[..., Any]:
+        def plain(self: Any, ctx: Any) -> Any:
+            label = display_type(self, ctx)
+            return plain_metavar(label) if isinstance(label, str) else label
 
-    plain._ono99 = True  # type: ignore[attr-defined]
-    setattr(owner, "display_type", plain)  # noqa: B010
+        return plain
+
+    _patch("typer.core", "_TyperParameter", "display_type", "ctx", wrap)
 
 
 def range_words(low: float | None, high: float | None) -> str | None:

@@ -106,6 +106,17 @@ class PlainGame:
         )  # fmt: skip
         # the moves you can play come with the prompt that follows
 
+    def command(self, answer: str) -> str | None:
+        """``answer`` in lower case, after the answers every prompt takes: quit leaves
+        the game (raises), help prints the rules and gives None (ask again)."""
+        word = answer.lower()
+        if word in ("quit", "q"):
+            raise _Quit
+        if word in ("help", "?"):
+            self.help()
+            return None
+        return word
+
     def run(self) -> int:
         self.tell(self.s.events())
         try:
@@ -130,11 +141,8 @@ class PlainGame:
                 _("Draw your card: answer draw (any other answer but help or quit skips it, "
                   "an empty line too; you then play on with fewer cards)")
             )  # fmt: skip
-            word = answer.lower()
-            if word in ("quit", "q"):
-                raise _Quit
-            if word in ("help", "?"):
-                self.help()
+            word = self.command(answer)
+            if word is None:
                 continue
             if word == "draw":
                 self.tell(self.s.draw())
@@ -148,12 +156,7 @@ class PlainGame:
         view = self.s.view()
         moves = " ".join(action_code(a) for a in view.legal)
         answer = self.ask(turn_text(view), _("You can play: {moves}").format(moves=moves))
-        word = answer.lower()
-        if word in ("quit", "q"):
-            raise _Quit
-        if word in ("help", "?"):
-            self.help()
-            return
+        word = self.command(answer)
         if not word:
             return
         try:

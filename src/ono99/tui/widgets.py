@@ -17,7 +17,7 @@ from ono99.moves import total_after
 from ono99.texts import direction_text, move_name, score_text, turn_text
 from ono99.view import PlayerView
 
-__all__ = ["PlayersPanel", "TotalPanel", "HandBar", "CardView", "new_total"]
+__all__ = ["ViewPanel", "PlayersPanel", "TotalPanel", "HandBar", "CardView", "new_total"]
 
 
 def new_total(view: PlayerView, action: int) -> int:
@@ -25,19 +25,31 @@ def new_total(view: PlayerView, action: int) -> int:
     return total_after(view.rules, view.total, action)
 
 
-class PlayersPanel(Static):
-    """Every player in seat order (the order of play when clockwise), with their cards
-    and tokens or points; ×2 marks who owes two cards. Where the words do not fit
-    (narrow terminals, long words), a table of numbers under a header row."""
+class ViewPanel:
+    """A panel that draws the human's view and draws it again when its size changes, so
+    its words fit the new width (mixed in before the Textual widget class)."""
 
     view: PlayerView | None = None
 
     def on_resize(self) -> None:
-        if self.view is not None:  # fit the words to the new width
+        if self.view is not None:
             self.show(self.view)
 
     def show(self, view: PlayerView) -> None:
         self.view = view
+        self.draw(view)
+
+    def draw(self, view: PlayerView) -> None:
+        """Draw ``view`` at the panel's present size."""
+        raise NotImplementedError
+
+
+class PlayersPanel(ViewPanel, Static):
+    """Every player in seat order (the order of play when clockwise), with their cards
+    and tokens or points; ×2 marks who owes two cards. Where the words do not fit
+    (narrow terminals, long words), a table of numbers under a header row."""
+
+    def draw(self, view: PlayerView) -> None:
         arrow = "↓" if view.direction == 1 else "↑"
         title = _("Players {arrow} {direction}").format(
             arrow=arrow, direction=direction_text(view.direction)
@@ -126,7 +138,7 @@ def natural_width(renderable: Table) -> int:
     return Measurement.get(console, console.options, renderable).maximum
 
 
-class TotalPanel(Vertical):
+class TotalPanel(ViewPanel, Vertical):
     """The running total, large, with the direction and whose turn it is; who owes two
     cards stays in sight while anyone does (R-P2-6)."""
 
@@ -136,14 +148,7 @@ class TotalPanel(Vertical):
         yield Static(id="turn")
         yield Static(id="owes")
 
-    view: PlayerView | None = None
-
-    def on_resize(self) -> None:
-        if self.view is not None:  # fit the words to the new width
-            self.show(self.view)
-
-    def show(self, view: PlayerView) -> None:
-        self.view = view
+    def draw(self, view: PlayerView) -> None:
         self.border_title = _("Total")
         self.query_one("#total", Digits).update(str(view.total))
         arrow = "↻" if view.direction == 1 else "↺"

@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ono99.game import new_seed
@@ -224,7 +223,7 @@ class Hub:
                 id=secrets.token_urlsafe(12),
                 code="".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)),
                 created=time.time(),
-                settings=asdict(settings),
+                settings=settings.to_json(),
                 seed=new_seed() if seed is None else seed,
                 seed_fixed=fixed,
             )

@@ -37,6 +37,7 @@ __all__ = [
     "EventOut",
     "ViewOut",
     "SeatOut",
+    "TableSettings",
     "TableOut",
     "TextsOut",
     "ChoiceOut",
@@ -186,21 +187,27 @@ class SeatOut(_Out):
     away: bool
 
 
-class TableOut(_Out):
+class TableSettings(_Out):
+    """A table's settings as its creator chose them (``CreateTable``): what the database
+    keeps (``ono99.web.settings.Settings``) and ``TableInfo`` shows."""
+
+    rules: str = Field(description="the preset")
+    options: dict[str, Any] = Field(description="the preset's options as given")
+    players: int
+    bots: str = Field(description="the bots' level")
+    turn_seconds: float = Field(description="the turn timer; 0: none")
+    takeover: bool
+    away_seconds: float
+    draw_window: float
+    bot_delay: float
+
+
+class TableOut(TableSettings):
     """``TableInfo``: the table's public facts."""
 
     table: str = Field(description="the table's id")
     code: str = Field(description="the short code of its link")
     url: str = Field(description="the invitation link")
-    rules: str
-    options: dict[str, Any]
-    players: int
-    bots: str
-    turn_seconds: float
-    takeover: bool
-    away_seconds: float
-    draw_window: float
-    bot_delay: float
     phase: Literal["lobby", "playing", "over"]
     seed_fixed: bool
     seed: int | None = Field(description="the game's seed, once the game is over")

@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from pydantic import ConfigDict
 
 from ono99.game import Game
 from ono99.i18n import N_
 from ono99.web.errors import WebError
-from ono99.web.protocol import CreateTable
+from ono99.web.protocol import CreateTable, TableSettings
 
 __all__ = ["Settings"]
 
 
-@dataclass(frozen=True)
-class Settings:
-    rules: str
-    options: dict[str, Any]
-    players: int
-    bots: str
-    turn_seconds: float
-    takeover: bool
-    away_seconds: float
-    draw_window: float
-    bot_delay: float
+class Settings(TableSettings):
+    """The settings of one table (the fields of :class:`TableSettings`, declared once),
+    checked by the engine when made from a request."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     @classmethod
     def from_request(cls, req: CreateTable) -> Settings:
@@ -42,3 +37,7 @@ class Settings:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
         return cls(**data)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the database keeps and ``TableInfo`` shows."""
+        return self.model_dump()

@@ -47,6 +47,7 @@ __all__ = [
     "StoredSeat",
     "default_db_url",
     "engine_url",
+    "open_engine",
     "token_hash",
 ]
 
@@ -200,25 +201,16 @@ class Store:
         self.url = url
         real = engine_url(url)
         self.is_sqlite = real.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
-        if self.is_sqlite:
-            path = make_url(real).database
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
         #: this process's id, set when several processes share the database (PostgreSQL):
         #: every change is then announced on CHANNEL
         self.proc: str | None = None
-        self.engine: Engine = create_engine(real, **kwargs)
+        self.engine: Engine = open_engine(url)
         #: SQLite on a file: the event loop's own connection for ``try_add_moves``
         #: (opened on first use), which never waits for a lock another process holds:
         #: plain sqlite3, no pool or compiled statements between a move and its commit
         self._quick_path: str | None = None
         self._quick: sqlite3.Connection | None = None
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
             path = make_url(real).database
             if path and path != ":memory:" and not path.startswith("file:"):
                 self._quick_path = path
@@ -523,6 +515,26 @@ _INSERT_MOVE = (
     "insert into ono99_moves (table_id, idx, move, version, by_bot) values (?, ?, ?, ?, ?)"
 )
 _UPDATE_TABLE = "update ono99_tables set version = ?, finished = ?, deadline = ? where id = ?"
+
+
+def open_engine(url: str) -> Engine:
+    """The SQLAlchemy engine of ``--db URL`` (:func:`engine_url`): for SQLite its folder
+    made, connections shared between threads with a 30 s wait for a lock, and WAL; for
+    PostgreSQL a connection checked before each use (the server may have restarted)."""
+    real = engine_url(url)
+    kwargs: dict[str, Any] = {}
+    sqlite = real.startswith("sqlite")
+    if sqlite:
+        path = make_url(real).database
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        kwargs["pool_pre_ping"] = True
+    engine = create_engine(real, **kwargs)
+    if sqlite:
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

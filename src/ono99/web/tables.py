@@ -20,7 +20,6 @@ import logging
 import secrets
 import threading
 import time
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ono99.bots import Bot, make_bot
@@ -156,7 +155,7 @@ class Table:
             "table": self.id,
             "code": self.code,
             "url": base_url.rstrip("/") + "/t/" + self.code,
-            **asdict(s),
+            **s.to_json(),
             "phase": self.phase,
             "seed_fixed": self.seed_fixed,
             "seed": self.seed if over else None,

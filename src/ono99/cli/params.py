@@ -1,0 +1,43 @@
+"""Command-line options that several subcommands take, declared once (Typer reads a
+reused ``Annotated`` type as the same option in each command).
+
+Imported by the subcommand modules only, after ``--lang`` has set the language (as their
+own help texts are): the help is worded at import.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ono99.i18n import _
+
+__all__ = ["Rules", "Players", "Games", "Bots", "RuleOptions", "Backend", "Workers", "Json"]
+
+Rules = Annotated[
+    str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
+]
+Players = Annotated[int, typer.Option("--players", help=_("Number of players."))]
+Games = Annotated[
+    int, typer.Option("--games", help=_("Games to play (rounded up to a multiple of players)."))
+]
+Bots = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        help=_(
+            "Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
+            "(N iterations), or a level easy/medium/hard/expert. A name may repeat."
+        ),
+    ),
+]
+RuleOptions = Annotated[
+    list[str] | None,
+    typer.Option("--option", help=_("Rule option key=value (repeatable), e.g. scoring=points.")),
+]
+Backend = Annotated[str, typer.Option("--backend", help=_("local (processes) or ray."))]
+Workers = Annotated[
+    int | None, typer.Option("--workers", help=_("Worker processes (default: all CPU cores)."))
+]
+Json = Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))]
