@@ -293,7 +293,7 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
 
 def plot(dirs: Sequence[Path], svg: Path, title: str | None = None) -> None:
     """Learning curves of several runs (one line per seed and evaluation opponent, with
-    its 95 % interval as a band) into one SVG."""
+    its 95 % interval as a band) into one picture (SVG, or PNG for a ``.png`` path)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -323,8 +323,39 @@ def plot(dirs: Sequence[Path], svg: Path, title: str | None = None) -> None:
                  f"trained against {cfg0['opponents']}", fontsize=10)  # fmt: skip
     fig.tight_layout()
     svg.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(svg, format="svg", metadata={"Date": None})
+    if svg.suffix == ".png":
+        fig.savefig(svg, format="png", dpi=110)
+    else:  # no date in the file: the same curves give the same SVG
+        fig.savefig(svg, format="svg", metadata={"Date": None})
     plt.close(fig)
+
+
+def table(dirs: Sequence[Path]) -> str:
+    """A markdown table of the arena runs saved beside each policy (``DIR/arena-OPP.json``,
+    ``ono99 arena --bots policy:DIR/policy.npz,OPP --json``): the policy's win rate and its
+    paired edge per seat over the bot, with the t-interval."""
+    lines = [
+        "| run | against | games | policy win rate | edge per seat (95 % CI) | z |"
+        " policy p50 / p99 ms |",
+        "|---|---|---:|---:|---|---:|---|",
+    ]
+    for d in dirs:
+        for path in sorted(d.glob("arena-*.json")):
+            res = json.loads(path.read_text())
+            name = next(n for n in res["bots"] if n.startswith("policy:"))
+            me = res["bots"][name]
+            (pair,) = res["pairs"]
+            sign = 1.0 if pair["a"] == name else -1.0
+            diff = sign * pair["diff"]
+            lo, hi = sorted(sign * x for x in pair["ci95"])
+            other = pair["b"] if sign > 0 else pair["a"]
+            z = "—" if pair["z"] is None else f"{sign * pair['z']:.1f}"
+            ms = me["decision_ms"]
+            lines.append(
+                f"| {d.name} | {other} | {res['games']:,} | {me['win_rate']:.3f} |"
+                f" {diff:+.1%} [{lo:+.1%}, {hi:+.1%}] | {z} | {ms['p50']:.2f} / {ms['p99']:.2f} |"
+            )
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -350,7 +381,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("dirs", type=Path, nargs="+")
     p.add_argument("--svg", type=Path, required=True)
     p.add_argument("--title")
+    tb = sub.add_parser("table", help="the arena runs saved beside the policies, as markdown")
+    tb.add_argument("dirs", type=Path, nargs="+")
     args = ap.parse_args(argv)
+    if args.cmd == "table":
+        print(table(args.dirs))
+        return 0
     if args.cmd == "plot":
         plot(args.dirs, args.svg, args.title)
         return 0

@@ -82,3 +82,29 @@ def test_evaluation_deals_are_fixed_and_paired() -> None:
     assert a == b and a["games"] == 80
     # two players: the edge is twice the win rate minus one
     assert a["edge"] == pytest.approx(2 * a["win_rate"] - 1, abs=1e-5)
+
+
+def test_the_table_reads_the_arena_runs_beside_a_policy(tmp_path: Path) -> None:
+    """``train_ppo.py table``: each saved arena run is a row, the edge seen from the policy's
+    side whichever entry the arena listed first."""
+    ppo = script()
+    rng = np.random.default_rng(1)
+    n = 54 + 9 * 2
+    pol = MLPPolicy(
+        [(rng.normal(size=(n, 18)).astype(np.float32), np.zeros(18, np.float32))],
+        ppo.obs_scale(ppo.Config(seed=1)), {"players": 2},
+    )  # fmt: skip
+    run = tmp_path / "run"
+    run.mkdir()
+    pol.save(run / "policy.npz")
+    import ono99.envs.policy  # noqa: F401  (registers policy:PATH)
+
+    name = f"policy:{run / 'policy.npz'}"
+    for bots, opp in (([name, "greedy"], "greedy"), (["random", name], "random")):
+        res = run_tournament(bots, games=20, seed=2, workers=1)
+        (run / f"arena-{opp}.json").write_text(json.dumps(res))
+    rows = ppo.table([run]).splitlines()[2:]
+    assert [r.split("|")[2].strip() for r in rows] == ["greedy", "random"]
+    second = json.loads((run / "arena-random.json").read_text())
+    edge = -second["pairs"][0]["diff"]  # listed as random − policy
+    assert f"{edge:+.1%}" in rows[1]
