@@ -340,8 +340,14 @@ def table(dirs: Sequence[Path]) -> str:
         "|---|---|---:|---:|---|---:|---|",
     ]
     for d in dirs:
-        for path in sorted(d.glob("arena-*.json")):
-            res = json.loads(path.read_text())
+        order = ["random", "greedy", "heuristic", "hard", "expert"]
+        paths = sorted(d.glob("arena-*.json"), key=lambda p: (
+            order.index(p.stem[6:]) if p.stem[6:] in order else len(order), p.stem))  # fmt: skip
+        for path in paths:
+            text = path.read_text()
+            if not text.strip():  # a run still going (its output comes at the end)
+                continue
+            res = json.loads(text)
             name = next(n for n in res["bots"] if n.startswith("policy:"))
             me = res["bots"][name]
             (pair,) = res["pairs"]
