@@ -111,3 +111,15 @@ def test_cli_arena_with_a_policy_and_a_bad_file(tmp_path: Path) -> None:
     p = cli("--bots", f"policy:{bad},greedy", "--games", "4")
     assert p.returncode == 2 and "cannot read the policy file" in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_importing_the_policy_bot_leaves_the_unknown_bot_message_alone() -> None:
+    """``policy:PATH`` is registered by importing ono99.envs.policy (done above): the choices
+    an unknown name lists stay those of a process that never imported it (the CLI's)."""
+    from ono99.bots import PARAM_BOTS
+    from ono99.errors import Ono99Error
+
+    assert "policy" in PARAM_BOTS
+    with pytest.raises(Ono99Error) as info:
+        make_bot("bogus")
+    assert "policy" not in str(info.value) and "ismcts:N" in str(info.value)

@@ -43,13 +43,22 @@ def register(name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]
 #: name -> factory(seed, arg) for bots that take a parameter, spelled ``name:arg``
 #: (``ismcts:400`` = ISMCTS with 400 iterations per decision)
 PARAM_BOTS: dict[str, Callable[[int, str], Bot]] = {}
+#: names of PARAM_BOTS that an unknown name's error leaves out of its choices: those that a
+#: front end registers when imported (``policy:PATH``, ``ono99.envs.policy``), so that the
+#: message does not depend on what this process happened to import
+UNLISTED: set[str] = set()
 
 
-def register_param(name: str) -> Callable[[Callable[[int, str], Bot]], Callable[[int, str], Bot]]:
-    """Make ``name:ARG`` resolvable by :func:`make_bot` (the factory gets seed, ARG)."""
+def register_param(
+    name: str, *, listed: bool = True
+) -> Callable[[Callable[[int, str], Bot]], Callable[[int, str], Bot]]:
+    """Make ``name:ARG`` resolvable by :func:`make_bot` (the factory gets seed, ARG);
+    ``listed=False`` leaves it out of the choices an unknown name's error lists."""
 
     def deco(factory: Callable[[int, str], Bot]) -> Callable[[int, str], Bot]:
         PARAM_BOTS[name] = factory
+        if not listed:
+            UNLISTED.add(name)
         return factory
 
     return deco
@@ -67,5 +76,6 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     pfactory = PARAM_BOTS.get(base)
     if sep and pfactory is not None:
         return pfactory(seed, arg)
-    choices = ", ".join([*sorted(BOTS), *(f"{k}:N" for k in sorted(PARAM_BOTS))])
+    listed = sorted(set(PARAM_BOTS) - UNLISTED)
+    choices = ", ".join([*sorted(BOTS), *(f"{k}:N" for k in listed)])
     raise Ono99Error(N_("unknown bot {name} (choose {choices})"), name=repr(name), choices=choices)

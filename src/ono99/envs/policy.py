@@ -127,7 +127,7 @@ class PolicyBot(Bot):
 _LOADED: dict[str, MLPPolicy] = {}
 
 
-@register_param("policy")
+@register_param("policy", listed=False)
 def _policy_bot(seed: int, path: str) -> Bot:
     """``policy:PATH``: the policy saved at PATH (the seed is unused: it plays its
     highest logit)."""
