@@ -2,6 +2,7 @@
 
 - :func:`aec_env` — a PettingZoo AEC environment, one agent per seat.
 - :class:`GymEnv` — a Gymnasium environment: one learner against bots.
+- :func:`parallel_env` — the PettingZoo parallel API over the AEC environment.
 - ``import ono99.envs.openspiel`` registers the OpenSpiel game ``python_ono99``.
 
 They are front ends: they import the engine and the bots, and every observation is
@@ -19,10 +20,16 @@ from ono99.envs._deps import MissingExtra
 if TYPE_CHECKING:
     from ono99.envs.aec import Ono99AEC, aec_env
     from ono99.envs.gym_env import GymEnv
+    from ono99.envs.parallel import parallel_env
 
-__all__ = ["GymEnv", "MissingExtra", "Ono99AEC", "aec_env"]
+__all__ = ["GymEnv", "MissingExtra", "Ono99AEC", "aec_env", "parallel_env"]
 
-_LAZY = {"aec_env": "ono99.envs.aec", "Ono99AEC": "ono99.envs.aec", "GymEnv": "ono99.envs.gym_env"}
+_LAZY = {
+    "aec_env": "ono99.envs.aec",
+    "Ono99AEC": "ono99.envs.aec",
+    "GymEnv": "ono99.envs.gym_env",
+    "parallel_env": "ono99.envs.parallel",
+}
 
 
 def __getattr__(name: str) -> Any:
