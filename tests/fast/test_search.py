@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ono99.bots.compiled as compiled
+import ono99.bots.greedy as greedy
 import ono99.bots.ismcts as ismcts
 from ono99 import DRAW, Game
 from ono99.arena import make_spec
@@ -51,8 +52,10 @@ def _compiled_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_constants_are_the_searchs() -> None:
     assert ft.MAX_ROLLOUT == ismcts.MAX_ROLLOUT
-    for card in range(17):
-        assert ft._SPECIAL[card] == ismcts._SPECIAL_ORDER.get(card, 9), card
+    # the rollout's greedy order (fast_rollout.greedy_card), shared with the greedy bot
+    assert ismcts._SPECIAL_ORDER == greedy._SPECIAL_ORDER
+    for card in range(DRAW + 1):
+        assert fr.SPECIAL_RANK[card] == ismcts._SPECIAL_ORDER.get(card, 9), card
 
 
 @given(st.integers(0, 2**64 - 1))

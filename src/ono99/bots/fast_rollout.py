@@ -34,7 +34,7 @@ from ono99.game import Game
 from ono99.rules import Rules
 
 __all__ = [
-    "heuristic_move", "heuristic_work", "play_out", "public_state", "rollout_values",
+    "SPECIAL_RANK", "bust_card", "greedy_card", "heuristic_move", "heuristic_work", "play_out", "public_state", "rollout_values",
     "seat_rewards", "standing", "usable",
     "warm", "world_state",
 ]  # fmt: skip
@@ -57,6 +57,9 @@ HAND_BIAS = np.array(
     np.float64,
 )
 CARD_POINTS = np.array((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20), np.int64)
+#: the greedy order of the special cards, lower first (``greedy._SPECIAL_ORDER``, which is
+#: ``ismcts._SPECIAL_ORDER``), by action; 9 for any other
+SPECIAL_RANK = np.array([9] * 11 + [4, 1, 0, 2, 3, 9, 9], np.int64)
 _P2, _REV, _99 = 13, 12, 15
 
 _XXPRIME_1 = np.uint64(11400714785074694791)
@@ -478,6 +481,41 @@ def _score(
     return extra + p_draw * 0.5 - (1.0 - p_draw)
 
 
+@njit(cache=True, inline="always")
+def bust_card(st: I64) -> int:
+    """R-END-3 for the seat to move: the legal card worth most points, the highest of
+    those (``max(legal, key=lambda c: (CARD_POINTS[c], c))`` of the greedy and heuristic
+    bots). Inlined: the bots' compiled loops call it at every decision."""
+    n_legal = st[k.S_N_LEGAL]
+    best = st[k.O_LEGAL]
+    for i in range(1, n_legal):
+        c = st[k.O_LEGAL + i]
+        if CARD_POINTS[c] > CARD_POINTS[best] or (CARD_POINTS[c] == CARD_POINTS[best] and c > best):
+            best = c
+    return int(best)
+
+
+@njit(cache=True, inline="always")
+def greedy_card(st: I64) -> int:
+    """The greedy card for the seat to move (``greedy_choice`` and ``rollout_choice`` once
+    their special cases are out of the way): the highest legal number card, else the
+    special card first in :data:`SPECIAL_RANK`. Inlined, as :func:`bust_card`."""
+    n_legal = st[k.S_N_LEGAL]
+    best = -1
+    for i in range(n_legal):
+        c = st[k.O_LEGAL + i]
+        if c <= 10:
+            best = c  # the legal actions are sorted: the last number is the highest
+    if best >= 0:
+        return int(best)
+    best = st[k.O_LEGAL]
+    for i in range(1, n_legal):
+        c = st[k.O_LEGAL + i]
+        if SPECIAL_RANK[c] < SPECIAL_RANK[best]:
+            best = c
+    return int(best)
+
+
 @njit(cache=True)
 def heuristic_work() -> tuple[I64, F64, U32]:
     """The work arrays :func:`heuristic_act` needs: the decision's counts, the card
@@ -494,15 +532,8 @@ def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U32) -> int:
         return int(st[k.O_LEGAL])
     if st[k.O_LEGAL + n_legal - 1] == k.DRAW:
         return k.DRAW  # R-DRAW-1: draw at once (the player's own draw, between two plays)
-    if st[k.S_BUST_MODE] != 0:  # R-END-3: the card worth most points, then the highest
-        best = st[k.O_LEGAL]
-        for i in range(1, n_legal):
-            c = st[k.O_LEGAL + i]
-            if CARD_POINTS[c] > CARD_POINTS[best] or (
-                CARD_POINTS[c] == CARD_POINTS[best] and c > best
-            ):
-                best = c
-        return int(best)
+    if st[k.S_BUST_MODE] != 0:
+        return bust_card(st)
     for i in range(n_legal):
         if st[k.O_LEGAL + i] == k.FOUR_99:
             return k.FOUR_99  # R-99-3

@@ -27,7 +27,14 @@ from numba import njit
 
 from ono99.bots.fast_inference import believed, digits, view_state
 from ono99.bots.fast_paired import add_world, choose
-from ono99.bots.fast_rollout import CARD_POINTS, rules_cfg, scratch, seat_rewards, standing
+from ono99.bots.fast_rollout import (
+    CARD_POINTS,
+    greedy_card,
+    rules_cfg,
+    scratch,
+    seat_rewards,
+    standing,
+)
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import NO_DEALS
@@ -41,8 +48,6 @@ F64 = npt.NDArray[np.float64]
 #: ismcts.MAX_ROLLOUT (pinned to it by tests/fast/test_search.py)
 MAX_ROLLOUT = 600
 _P2 = 13
-#: ismcts._SPECIAL_ORDER as an array (9: any other card)
-_SPECIAL = np.array((9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 4, 1, 0, 2, 3, 9), np.int64)
 
 
 @njit(cache=True)
@@ -68,19 +73,7 @@ def _choice(st: I64, cfg: I64, rng: U32, epsilon: float) -> int:
         for i in range(nl):
             if st[k.O_LEGAL + i] == _P2:
                 return _P2
-    best = -1
-    for i in range(nl):
-        c = st[k.O_LEGAL + i]
-        if c <= 10:
-            best = c
-    if best >= 0:
-        return int(best)
-    best = st[k.O_LEGAL]
-    for i in range(1, nl):
-        c = st[k.O_LEGAL + i]
-        if _SPECIAL[c] < _SPECIAL[best]:
-            best = c
-    return int(best)
+    return greedy_card(st)
 
 
 @njit(cache=True)

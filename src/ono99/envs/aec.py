@@ -23,9 +23,9 @@ from ono99.envs.encoding import (
     PlayLog,
     action_mask,
     advance,
-    bounds,
     encode,
     obs_size,
+    observation_space,
     outcome,
     to_action,
 )
@@ -169,13 +169,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self._size = obs_size(players)  # without the history, which is appended
         self.agents = self.possible_agents[:]
-        low, high = bounds(self.rules, players, history)
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self._obs_space = observation_space(self.rules, players, history)
         self._act_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)

@@ -38,6 +38,8 @@ except ImportError as e:  # pragma: no cover - the rl extra is installed in test
     raise missing(__name__, e) from None
 
 if TYPE_CHECKING:
+    from gymnasium import spaces
+
     from ono99.game import Game
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "encode",
     "field_names",
     "obs_size",
+    "observation_space",
     "outcome",
     "to_action",
 ]
@@ -128,6 +131,20 @@ def bounds(rules: Rules, players: int, history: bool = False) -> tuple[Array, Ar
     # high >= 1 everywhere: a field that is always 0 here (tokens in 2022) keeps a
     # Box whose low and high differ
     return np.array(low, dtype=np.float32), np.maximum(np.array(high, dtype=np.float32), 1.0)
+
+
+def observation_space(rules: Rules, players: int, history: bool = False) -> spaces.Dict:
+    """The observation space every environment declares: ``observation`` (the Box of
+    :func:`bounds`) and ``action_mask`` (0/1 per action)."""
+    from gymnasium import spaces  # only the environments that declare a space need it
+
+    low, high = bounds(rules, players, history)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 def encode(view: PlayerView) -> Array:

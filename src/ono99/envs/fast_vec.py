@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ono99.envs._deps import missing
+from ono99.envs._opponents import opponent_names
 
 try:
     import numpy as np
@@ -35,7 +36,7 @@ try:
 except ImportError as e:  # pragma: no cover - the rl and fast extras are installed in tests
     raise missing(__name__, e) from None
 
-from ono99.bots.fast_rollout import CARD_POINTS, heuristic_act, heuristic_work
+from ono99.bots.fast_rollout import bust_card, greedy_card, heuristic_act, heuristic_work
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
@@ -45,6 +46,7 @@ from ono99.fast.vec import (
     FastVecEnv,
     VecStep,
     clear_played,
+    game_rewards,
     record_play,
     start_slot,
     write_played,
@@ -62,40 +64,17 @@ B8 = npt.NDArray[np.bool_]
 #: the compiled opponents, by name (their kernel codes)
 BOTS = {"random": 0, "greedy": 1, "heuristic": 2}
 _LEARNER = -1
-_M10, _REV, _P2, _HOLD, _99 = 11, 12, 13, 14, 15
-# greedy_choice's order for special cards (lower first); 9 for any other
-_SPECIAL_RANK = np.array([9] * 11 + [4, 1, 0, 2, 3, 9, 9], np.int64)
 
 
 @njit(cache=True)
 def _greedy(st: I64) -> int:
     """:func:`ono99.bots.greedy.greedy_choice` of the seat to move (no pending draw)."""
-    n_legal = st[k.S_N_LEGAL]
-    for i in range(n_legal):
+    for i in range(st[k.S_N_LEGAL]):
         if st[k.O_LEGAL + i] == k.FOUR_99:
             return k.FOUR_99  # R-99-3
-    if st[k.S_BUST_MODE] != 0:  # R-END-3: the card worth most points, then the highest
-        best = st[k.O_LEGAL]
-        for i in range(1, n_legal):
-            c = st[k.O_LEGAL + i]
-            if CARD_POINTS[c] > CARD_POINTS[best] or (
-                CARD_POINTS[c] == CARD_POINTS[best] and c > best
-            ):
-                best = c
-        return int(best)
-    best = -1
-    for i in range(n_legal):
-        c = st[k.O_LEGAL + i]
-        if c <= 10:
-            best = c  # the legal actions are sorted: the last number is the highest
-    if best >= 0:
-        return int(best)
-    best = st[k.O_LEGAL]
-    for i in range(1, n_legal):
-        c = st[k.O_LEGAL + i]
-        if _SPECIAL_RANK[c] < _SPECIAL_RANK[best]:
-            best = c
-    return int(best)
+    if st[k.S_BUST_MODE] != 0:
+        return bust_card(st)
+    return greedy_card(st)
 
 
 @njit(cache=True)
@@ -202,12 +181,7 @@ def _step_all(
         )  # fmt: skip
         done[b] = st[k.S_TO_MOVE] < 0
         if done[b]:
-            w = st[k.S_N_WINNERS]
-            if 0 < w < n:  # the winners share +1, the losers -1 (all winners: 0)
-                for s in range(n):
-                    rewards[b, s] = -1.0 / (n - w)
-                for i in range(w):
-                    rewards[b, st[k.O_WINNERS + i]] = 1.0 / w
+            game_rewards(st, n, rewards, b)
             nxt_len, next_id = _restart(
                 states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids,
                 rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
@@ -219,14 +193,7 @@ def _step_all(
 
 
 def _bot_codes(opponents: str | Sequence[str], players: int, seat: int) -> np.ndarray[Any, Any]:
-    if isinstance(opponents, str):
-        names = [s.strip() for s in opponents.split(",")]
-    elif isinstance(opponents, Sequence) and all(isinstance(s, str) for s in opponents):
-        names = [s.strip() for s in opponents]
-    else:
-        raise ValueError(f"opponents must be bot names, not {opponents!r}")
-    if len(names) == 1:
-        names *= players - 1
+    names = opponent_names(opponents, players - 1)
     if len(names) != players - 1 or any(s not in BOTS for s in names):
         raise ValueError(
             f"opponents must be one of random, greedy, heuristic or {players - 1} of them"
@@ -351,19 +318,13 @@ class Ono99VectorEnv(gymnasium.vector.VectorEnv):
         history: bool = False,
         **options: Any,
     ) -> None:
-        from ono99.envs.encoding import bounds
+        from ono99.envs.encoding import observation_space
 
         self.sim = OpponentVecEnv(
             rules, players, num_envs, opponents=opponents, seat=seat, history=history, **options
         )
         self.num_envs = num_envs
-        low, high = bounds(self.sim.rules, players, history)
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (k.N_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self.single_observation_space = observation_space(self.sim.rules, players, history)
         self.single_action_space = spaces.Discrete(k.N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

@@ -19,12 +19,13 @@ from typing import Any
 from ono99.bots import Bot, make_bot
 from ono99.cards import NUM_ACTIONS, action_code
 from ono99.envs._deps import missing
+from ono99.envs._opponents import opponent_names
 from ono99.envs.encoding import (
     PlayLog,
     action_mask,
     advance,
-    bounds,
     encode,
+    observation_space,
     outcome,
     to_action,
 )
@@ -45,14 +46,7 @@ Obs = dict[str, Any]
 
 
 def _opponent_names(opponents: str | Sequence[str], count: int) -> list[str]:
-    if isinstance(opponents, str):
-        names = [s.strip() for s in opponents.split(",")]
-    elif isinstance(opponents, Sequence) and all(isinstance(s, str) for s in opponents):
-        names = [s.strip() for s in opponents]
-    else:
-        raise ValueError(f"opponents must be bot names, not {opponents!r}")
-    if len(names) == 1:
-        names *= count
+    names = opponent_names(opponents, count)
     if len(names) != count or not all(names):
         raise ValueError(
             f"opponents must be one bot name or {count} comma-separated names, not {opponents!r}"
@@ -117,13 +111,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
         self.n = players
         self.seat = seat
         self.opponents = _opponent_names(opponents, players - 1)
-        low, high = bounds(self.rules, players, history)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(self.rules, players, history)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._seeded = False
         self._done = True  # until reset()
