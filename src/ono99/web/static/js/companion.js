@@ -5,12 +5,16 @@
 // Hooks (CONTRACTS.md "Companion"): [data-card], [data-action=bust|undo|redo], and
 // <main data-state> holding the public state after every tap.
 import { $, fill, h, show } from "./dom.js";
-import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setCatalogUrl, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setCatalogUrl, setLanguage, t } from "./i18n.js";
 import { keepGame, keptGame, loadEngine, newGameId, siteConfig } from "./local.js";
 import { formatNumber, onVoices, setSpeechEnabled, speak, speechEnabled, speechSupported, voiceFor } from "./speech.js";
 import { cardName, directionText, presetTitle, winnerText } from "./words.js";
 
-const PRESETS = { mattel2022: [2, 6], classic1980: [2, 8], gamerules: [2, 8] };
+/** [fewest, most] players of a preset, as the engine says (PresetOut.players, R-SET-5). */
+function playerRange(preset) {
+  const p = presetWords(preset);
+  return p ? p.players : [2, 2];
+}
 const LAST = "ono99.companion.last";
 // the games of this browser, most recent first: opening a link that starts a game never
 // loses the one before (it stays under "Earlier games")
@@ -865,7 +869,7 @@ function refreshFirst() {
   const keep = sel.value;
   fill(sel, nameInputs().map((inp, i) => h("option", { value: String(i), text: inp.value || `${t("Player")} ${i + 1}` })));
   if (keep && Number(keep) < nameInputs().length) sel.value = keep;
-  const [lo, hi] = PRESETS[$("#setup-rules").value] || [2, 8];
+  const [lo, hi] = playerRange($("#setup-rules").value);
   $("#add-player").disabled = nameInputs().length >= hi;
   $("#remove-player").disabled = nameInputs().length <= lo;
 }
@@ -877,7 +881,7 @@ function showSetup() {
   show($("#setup"), true);
   const rules = $("#setup-rules");
   if (!rules.childElementCount) {
-    fill(rules, Object.keys(PRESETS).map((p) => h("option", { value: p, text: presetTitle(p) })));
+    fill(rules, presetList().map((p) => h("option", { value: p.name, text: p.title })));
     rules.addEventListener("change", () => { optionsFields(rules.value); trimNames(); });
     setNames([1, 2, 3].map((i) => `${t("Player")} ${i}`));
   }
@@ -914,7 +918,7 @@ function setupLike(s) {
 }
 
 function trimNames() {
-  const [, hi] = PRESETS[$("#setup-rules").value];
+  const [, hi] = playerRange($("#setup-rules").value);
   const names = nameInputs().map((i) => i.value).slice(0, hi);
   setNames(names);
 }
