@@ -47,6 +47,16 @@ def play_games(
     """Play ``games`` random games, the first dealt from the seed whose decimal digits
     are ``digits[:length]``, each next one from the seed plus one. Returns the steps
     and the digits' new length (they now spell the next game's seed)."""
+    # the loop's arrays, borrowed: no atomic reference counts at each call (core.borrow)
+    cfg, pick, st, mt, buf = (
+        k.borrow(cfg),
+        k.borrow(pick),
+        k.borrow(st),
+        k.borrow(mt),
+        k.borrow(buf),
+    )
+    deck, digits = k.borrow(deck), k.borrow(digits)
+    gh, ghl, gd, gdl = k.borrow(gh), k.borrow(ghl), k.borrow(gd), k.borrow(gdl)
     steps = 0
     for _ in range(games):
         k.new_game(st, cfg, n, n - 1, digits[:length], mt, buf, deck, gh, ghl, gd, gdl)
