@@ -170,12 +170,14 @@ def test_the_table_pages_scripts_hold_no_rule_facts() -> None:
         assert not re.search(r"""["']?P2["']?\s*:\s*t\(""", src), name
 
 
-def test_the_companions_scripts_hold_no_player_ranges() -> None:
-    """R-SET-5: the companion's setup takes each preset's player range from the engine's
-    words (PresetOut.players), not from a table of its own."""
+def test_the_companions_scripts_hold_no_presets_or_player_ranges() -> None:
+    """R-SET-5, R-SET-6: the companion's setup takes the presets, their player ranges and
+    their options from the engine's words (PresetOut), not from tables of its own."""
     ranges = {f"[{r.min_players}, {r.max_players}]" for r in map(make_rules, PRESETS)}
     scripts = sorted((STATIC / "js").glob("companion*.js"))
     assert scripts
     for path in scripts:
-        compact = re.sub(r"\s+", " ", path.read_text(encoding="utf-8"))
+        src = path.read_text(encoding="utf-8")
+        assert not _js_strings(src) & set(PRESETS), path.name
+        compact = re.sub(r"\s+", " ", src)
         assert not any(r in compact for r in ranges), path.name

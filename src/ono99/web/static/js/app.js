@@ -8,6 +8,7 @@ import { $, $$, fill, h, show } from "./dom.js";
 import {
   LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setLanguage, t, tn,
 } from "./i18n.js";
+import { collectOptions, fillOptions } from "./options.js";
 import { ReplayViewer } from "./replay.js";
 import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
 import { directionText, presetTitle, scoreText, statusText, winnerText } from "./words.js";
@@ -148,71 +149,6 @@ function defaultPreset() {
   return first ? first.name : "";
 }
 
-/** The options the preset takes (PresetOut.options): one control each, `opt-NAME`. */
-function presetOptions(preset) {
-  const p = presetWords(preset);
-  return p ? p.options : [];
-}
-
-function optionControl(o) {
-  const id = `opt-${o.name}`;
-  if (o.type === "bool") {
-    return h("label", { class: "check", dataset: { option: o.name } },
-      h("input", { id, type: "checkbox", checked: o.default === true ? "" : null }), h("span", { text: o.label }));
-  }
-  const input = o.type === "choice"
-    ? h("select", { id }, o.choices.map((c) => h("option", { value: c.value, text: c.label })))
-    : h("input", { id, type: "number", min: String(o.min), max: String(o.max), value: String(o.default), inputmode: "numeric" });
-  return h("label", { dataset: { option: o.name } }, h("span", { text: o.label }), input);
-}
-
-/** The value a control holds, in the option's type. */
-function optionValue(o) {
-  const el = $(`#opt-${o.name}`);
-  if (!el) return o.default;
-  if (o.type === "bool") return el.checked;
-  if (o.type === "int") return Number(el.value) || o.default;
-  return el.value;
-}
-
-/** Whether the option counts with the values chosen (`needs`, e.g. the points target). */
-function optionApplies(o, chosen) {
-  return Object.entries(o.needs || {}).every(([k, v]) => chosen[k] === v);
-}
-
-function optionControls(preset) {
-  const fs = $("#create-options");
-  const prev = {};
-  for (const el of $$("[id^=opt-]", fs)) prev[el.id] = el.type === "checkbox" ? el.checked : el.value;
-  const options = presetOptions(preset);
-  fill(fs, h("legend", { text: t("Options") }),
-    options.length ? options.map(optionControl) : h("p", { class: "small", text: t("These rules have no options.") }));
-  // keep what was chosen
-  for (const [id, value] of Object.entries(prev)) {
-    const el = $(`#${id}`, fs);
-    if (!el) continue;
-    if (el.type === "checkbox") el.checked = value;
-    else el.value = value;
-  }
-  const sync = () => {
-    const chosen = Object.fromEntries(options.map((o) => [o.name, optionValue(o)]));
-    for (const o of options) show($(`[data-option="${o.name}"]`, fs), optionApplies(o, chosen));
-  };
-  fs.onchange = sync;
-  sync();
-}
-
-/** The options chosen: those that count and differ from their defaults. */
-function collectOptions() {
-  const options = presetOptions($("#create-rules").value);
-  const chosen = Object.fromEntries(options.map((o) => [o.name, optionValue(o)]));
-  const out = {};
-  for (const o of options) {
-    if (optionApplies(o, chosen) && chosen[o.name] !== o.default) out[o.name] = chosen[o.name];
-  }
-  return out;
-}
-
 function buildLobby() {
   const rulesSel = $("#create-rules");
   const keep = {
@@ -241,9 +177,9 @@ function buildLobby() {
   $("#create-timer").value = keep.timer;
   rulesSel.onchange = () => {
     players();
-    optionControls(rulesSel.value);
+    fillOptions($("#create-options"), rulesSel.value);
   };
-  optionControls(rulesSel.value);
+  fillOptions($("#create-options"), rulesSel.value);
   if (!$("#create-name").value) $("#create-name").value = savedName();
   if (!$("#join-name").value) $("#join-name").value = savedName();
 }
@@ -265,7 +201,7 @@ async function onCreate(e) {
   if (!name) return;
   const body = {
     rules: $("#create-rules").value,
-    options: collectOptions(),
+    options: collectOptions($("#create-options"), $("#create-rules").value),
     players: Number($("#create-players").value),
     bots: $("#create-bots").value,
   };
@@ -905,7 +841,7 @@ function onKey(e) {
  * by the server (GET /api/presets/{P}?options=...). */
 async function openHelp() {
   const [chosen, options] = state.view ? [state.view.rules, state.view.options || {}]
-    : state.page === "lobby" ? [$("#create-rules").value, collectOptions()] : state.helpRules;
+    : state.page === "lobby" ? [$("#create-rules").value, collectOptions($("#create-options"), $("#create-rules").value)] : state.helpRules;
   const preset = chosen || defaultPreset();
   let lines;
   try {

@@ -7,8 +7,15 @@
 import { $, fill, h, show } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setCatalogUrl, setLanguage, t } from "./i18n.js";
 import { keepGame, keptGame, loadEngine, newGameId, siteConfig } from "./local.js";
+import { collectOptions, fillOptions, setOptions } from "./options.js";
 import { formatNumber, onVoices, setSpeechEnabled, speak, speechEnabled, speechSupported, voiceFor } from "./speech.js";
 import { cardName, directionText, presetTitle, winnerText } from "./words.js";
+
+/** The engine's default preset: the first it lists. */
+function firstPreset() {
+  const [first] = presetList();
+  return first ? first.name : "";
+}
 
 /** [fewest, most] players of a preset, as the engine says (PresetOut.players, R-SET-5). */
 function playerRange(preset) {
@@ -132,9 +139,9 @@ function send(path, body = {}) {
 function itemLabel(item) {
   if (item.path === "tap") {
     const code = item.body.tap;
-    return code === "bust" ? t("No safe card") : cardName(code, app.state ? app.state.rules : "mattel2022");
+    return code === "bust" ? t("No safe card") : cardName(code, app.state ? app.state.rules : firstPreset());
   }
-  if (item.path === "insert") return `${t("Fix")}: ${cardName(item.body.tap, app.state ? app.state.rules : "mattel2022")}`;
+  if (item.path === "insert") return `${t("Fix")}: ${cardName(item.body.tap, app.state ? app.state.rules : firstPreset())}`;
   return { undo: t("Undo"), redo: t("Redo"), hands: t("Save the hands"), points: t("Save the points"),
     laid: t("Save the cards") }[item.path] || item.path;
 }
@@ -808,49 +815,6 @@ function addLaidCard(code) {
 
 // ------------------------------------------------------------------ setup
 
-function optionsFields(preset) {
-  const box = $("#setup-options");
-  const parts = [];
-  if (preset === "classic1980") {
-    parts.push(h("label", {}, h("span", { text: t("Scoring") }),
-      h("select", { id: "opt-scoring" }, h("option", { value: "tokens", text: t("tokens") }), h("option", { value: "points", text: t("points") }))));
-    parts.push(h("label", {}, h("span", { text: t("Points target") }), h("input", { id: "opt-target", type: "number", min: "1", value: "100", inputmode: "numeric" })));
-    parts.push(h("label", {}, h("span", { text: t("At the target") }),
-      h("select", { id: "opt-points_mode" }, h("option", { value: "elimination", text: t("reaching it puts a player out") }),
-        h("option", { value: "lowest", text: t("the game ends, fewest points wins") }))));
-    parts.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-zero_ending_99" }),
-      h("span", { text: t("{card} on totals ending in 0", { card: cardName("99", preset) }) })));
-  }
-  if (preset !== "mattel2022") {
-    parts.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-draw_penalty" }), h("span", { text: t("Draw penalty") })));
-  }
-  fill(box, parts.length ? [h("legend", { text: t("Options") }), ...parts] : [h("legend", { text: t("Options") }), h("p", { class: "hint", text: t("These rules have no options.") })]);
-  show(box, true);
-  const sc = $("#opt-scoring");
-  const sync = () => {
-    const points = sc && sc.value === "points";
-    for (const id of ["#opt-target", "#opt-points_mode"]) {
-      const el = $(id);
-      if (el) el.closest("label").hidden = !points;
-    }
-  };
-  if (sc) sc.addEventListener("change", sync);
-  sync();
-}
-
-function readOptions(preset) {
-  const o = {};
-  if (preset === "classic1980") {
-    o.scoring = $("#opt-scoring").value;
-    if (o.scoring === "points") {
-      o.target = Number($("#opt-target").value) || 100;
-      o.points_mode = $("#opt-points_mode").value;
-    }
-    if ($("#opt-zero_ending_99").checked) o.zero_ending_99 = true;
-  }
-  if (preset !== "mattel2022" && $("#opt-draw_penalty").checked) o.draw_penalty = true;
-  return o;
-}
 
 function nameInputs() {
   return Array.from(document.querySelectorAll("#setup-names input"));
@@ -882,10 +846,10 @@ function showSetup() {
   const rules = $("#setup-rules");
   if (!rules.childElementCount) {
     fill(rules, presetList().map((p) => h("option", { value: p.name, text: p.title })));
-    rules.addEventListener("change", () => { optionsFields(rules.value); trimNames(); });
+    rules.addEventListener("change", () => { fillOptions($("#setup-options"), rules.value, "hint"); trimNames(); });
     setNames([1, 2, 3].map((i) => `${t("Player")} ${i}`));
   }
-  optionsFields(rules.value);
+  fillOptions($("#setup-options"), rules.value, "hint");
   let last = null;
   try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
   show($("#continue-last"), Boolean(last));
@@ -903,16 +867,8 @@ function setupLike(s) {
   showSetup();
   const rules = $("#setup-rules");
   rules.value = s.rules;
-  optionsFields(s.rules);
-  const o = s.options || {};
-  if (s.rules === "classic1980") {
-    $("#opt-scoring").value = o.scoring || "tokens";
-    $("#opt-scoring").dispatchEvent(new Event("change"));
-    if (o.target) $("#opt-target").value = String(o.target);
-    if (o.points_mode) $("#opt-points_mode").value = o.points_mode;
-    $("#opt-zero_ending_99").checked = Boolean(o.zero_ending_99);
-  }
-  if (s.rules !== "mattel2022") $("#opt-draw_penalty").checked = Boolean(o.draw_penalty);
+  fillOptions($("#setup-options"), s.rules, "hint");
+  setOptions($("#setup-options"), s.rules, s.options);
   setNames(s.names);
   $("#setup-first").value = String(s.first || 0);
 }
@@ -982,7 +938,7 @@ function deepLink() {
   }
   const players = q.get("players").split(",").map((s) => s.trim());
   const first = Number.parseInt(q.get("first") || "0", 10);
-  return { rules: q.get("rules") || "mattel2022", players, first: Number.isNaN(first) ? 0 : first, options };
+  return { rules: q.get("rules") || firstPreset(), players, first: Number.isNaN(first) ? 0 : first, options };
 }
 
 function hashId() {
@@ -1087,7 +1043,7 @@ async function start() {
     e.preventDefault();
     const rules = $("#setup-rules").value;
     const players = nameInputs().map((i, k) => i.value.trim() || `${t("Player")} ${k + 1}`);
-    create(rules, players, Number($("#setup-first").value) || 0, readOptions(rules));
+    create(rules, players, Number($("#setup-first").value) || 0, collectOptions($("#setup-options"), rules));
   });
   window.addEventListener("online", () => { app.away = false; if (app.local) syncSoon(); else if (app.id) resyncSoon(); });
   document.addEventListener("visibilitychange", () => {
