@@ -115,7 +115,7 @@ def _record(taps: list[str]) -> dict[str, object]:
 
 
 def test_a_game_followed_in_the_browser_is_sent_to_the_server(tmp_path: Path) -> None:
-    """R-REC-1: ``PUT /api/companion/{id}`` stores a game a page followed itself: new (base
+    """R-REC: ``PUT /api/companion/{id}`` stores a game a page followed itself: new (base
     null), or on top of the version it started from; the same change twice counts once; a
     game changed meanwhile on another screen stands (409, with its record); a record that
     does not replay, or a bad base, is refused in one line and changes nothing."""

@@ -70,6 +70,8 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Join the rematch"),
     N_("A rematch is not available on this server."),
     N_("There is no such table."),
+    # the companion, when a game opened on a static site is neither kept here nor on a server
+    N_("there is no such game"),
     N_("Connection lost. Reconnecting…"),
     N_("Connecting…"),
     N_("Copied"),

@@ -231,7 +231,7 @@ def test_the_static_site_plays_with_no_ono99_server(
 def test_a_game_started_offline_is_sent_when_the_server_is_back(
     chromium: Any, py_server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """R-REC-1, R-END-1: first visit online; the server stops; a game is started and
+    """R-REC, R-END-1: first visit online; the server stops; a game is started and
     tapped (the page says what waits to be sent); the server comes back at the same
     address and the game is sent: the server's record is the page's, taps in order, none
     lost or doubled. Taps made online after that reach it too."""
@@ -274,7 +274,7 @@ def server_tap(server: Server, gid: str, code: str) -> None:
 def test_a_game_of_the_server_is_taken_over_and_another_screen_wins(
     chromium: Any, py_server: Server
 ) -> None:
-    """R-REC-1: on the first visit the server follows the game until Pyodide is there,
+    """R-REC: on the first visit the server follows the game until Pyodide is there,
     then the page takes it over from the server's record (no tap lost or doubled); when
     another screen changed the server's game meanwhile, the server's game stands: the page
     takes it and says which of its taps were not counted."""
