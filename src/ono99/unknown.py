@@ -114,7 +114,7 @@ class UnknownGame(Game):
     @property
     def waiting(self) -> bool:
         """R-END-3: the game stopped at a points round's end for its hands or points."""
-        return self._to_move < 0 and self._winner is None
+        return self.to_move is None and self.winner is None
 
     def unseen(self, seat: int | None = None) -> list[int]:
         """Copies of each card (index = card) not known to be anywhere: the deck less the
@@ -157,13 +157,12 @@ class UnknownGame(Game):
         if isinstance(action, str) and action.strip().lower() == "bust":
             action = BUST
         if action == BUST and type(action) is int:
-            if self._to_move < 0:
-                raise IllegalAction(N_("the game is over"), "R-END")
+            self._mover()  # the game is over: refused
             return BUST
         return super()._action(action)
 
     def _apply(self, action: int) -> int:
-        p = self._to_move
+        p = self._mover()
         self._reshuffled, self._fresh = [], -1  # a new move: the discard pile is the pile's
         if action == BUST:
             self._declared_bust(p)
@@ -175,11 +174,18 @@ class UnknownGame(Game):
             if action <= 10 and not self._safe(action):
                 self._bust_by(p, action)
             else:
-                if action not in self._legal:
+                if action not in self.legal_actions(p):
                     raise self._why_illegal(action)
                 self._reveal(p, action)
                 return super()._apply(action)
         self._settle()
+        return p
+
+    def _mover(self) -> int:
+        """The seat to move; a move after the game has ended is refused (R-END)."""
+        p = self.to_move
+        if p is None:
+            raise IllegalAction(N_("the game is over"), "R-END")
         return p
 
     def _safe(self, card: int) -> bool:
@@ -230,7 +236,7 @@ class UnknownGame(Game):
     def _declared_bust(self, p: int) -> None:
         """R-LIM-2, R-END: the player to move says they have no card they can play."""
         name = self.names[p]
-        if self._pending == p:  # R-DRAW-2: they draw first, and may then hold a safe card
+        if self.pending_draw == p:  # R-DRAW-2: they draw first, and may then hold a safe card
             raise TrackError(NOT_POSSIBLE)
         points = self.rules.scoring.bust_throws_card
         if not self._stuck(p, numbers_ok=not points):
@@ -245,12 +251,12 @@ class UnknownGame(Game):
     def _bust_by(self, p: int, card: int) -> None:
         """A number card over the limit: the mover had no safe card (R-LIM-2). It is given
         up (R-END-3), or it stays in the hand as the player busts (R-END-1, R-END-2)."""
-        if self._pending == p or not self._stuck(p, numbers_ok=True, holding=card):
-            raise self._why_illegal(card) if self._pending == p else TrackError(NOT_POSSIBLE)
+        if self.pending_draw == p or not self._stuck(p, numbers_ok=True, holding=card):
+            raise self._why_illegal(card) if self.pending_draw == p else TrackError(NOT_POSSIBLE)
         self._reveal(p, card)
         if self.rules.scoring.bust_throws_card:
             self._record(p, card)
-            if self._pending >= 0:
+            if self.pending_draw is not None:
                 self._lose_pending()  # R-DRAW-1: a card is played before the draw
             self._bust_play(p, card)
         else:
@@ -261,13 +267,13 @@ class UnknownGame(Game):
         super()._bust(p)
 
     def _why_illegal(self, action: int, hand: Sequence[int] | None = None) -> IllegalAction:
-        p = self._to_move
+        p = self._mover()
         hand = self.hands[p] if hand is None else hand
         if action < 16 and UNKNOWN in hand and action not in hand:
             hand = [*hand, action]  # it could be held: the reason is the rules'
         return illegal_action_error(
             self.rules, action, name=self.names[p], seat=p, hand=hand, total=self.total,
-            plays_left=self.plays_left, played_99=self.played_99, bust_mode=self._bust_mode,
+            plays_left=self.plays_left, played_99=self.played_99, bust_mode=self.must_bust_play,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ engine hooks
@@ -275,7 +281,7 @@ class UnknownGame(Game):
     def _compute_legal(self) -> tuple[int, ...]:
         """The cards the mover could hold and play safely; with none, in points mode, the
         number cards it could give up (R-END-3); with none of those it busts."""
-        p = self._to_move
+        p = self._mover()
         r = self.rules
         hand = self.hands[p]
         pool = self.unseen(p) if UNKNOWN in hand else [0] * 16
@@ -287,7 +293,7 @@ class UnknownGame(Game):
             and hand.count(_99) + min(pool[_99], hand.count(UNKNOWN)) >= 4
         ):
             legal.append(FOUR_99)  # R-99-3
-        if self._pending == p:
+        if self.pending_draw == p:
             legal.append(DRAW)
         self._bust_mode = False
         if not legal and r.scoring.bust_throws_card:
