@@ -29,12 +29,9 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    create_engine,
     select,
     update,
 )
-from sqlalchemy import event as sa_event
-from sqlalchemy.engine import make_url
 
 from ono99.errors import Ono99Error
 from ono99.i18n import N_
@@ -57,7 +54,7 @@ from ono99.web.companion_site import (
     site_config,
 )
 from ono99.web.limits import is_json
-from ono99.web.store import engine_url
+from ono99.web.store import open_engine
 from ono99.web.voice import MAX_TEXT, VOICES, available, synthesize
 
 __all__ = ["make_router", "CompanionStore"]
@@ -83,18 +80,7 @@ class CompanionStore:
     """The companion's games in the server's database (its own table)."""
 
     def __init__(self, url: str) -> None:
-        real = engine_url(url)
-        kwargs: dict[str, Any] = {}
-        if real.startswith("sqlite"):
-            path = make_url(real).database
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(real, **kwargs)
-        if real.startswith("sqlite"):
-            sa_event.listen(self.engine, "connect", _sqlite_wal)
+        self.engine: Engine = open_engine(url)  # the tables' database, set up alike
         _meta.create_all(self.engine)
 
     def save(self, game_id: str, version: int, data: dict[str, Any], new: bool) -> None:
@@ -125,13 +111,6 @@ class CompanionStore:
 
     def close(self) -> None:
         self.engine.dispose()
-
-
-def _sqlite_wal(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.close()
 
 
 class _Game:
