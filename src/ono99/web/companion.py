@@ -15,6 +15,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from ono99.i18n import N_
 from ono99.tracking import Tracker
 from ono99.web.announce import catalog, pick_language
 from ono99.web.companion_core import (
+    CHANGES,
     CompanionError,
     apply_change,
     error_text,
@@ -403,32 +405,15 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
             await save(g)
             return JSONResponse(_payload(g, lang, events, tap, loser))
 
-    @router.post("/api/companion/{game_id}/tap")
-    async def tap(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "tap")
+    def change_endpoint(what: str) -> Callable[[str, Request], Awaitable[Response]]:
+        async def endpoint(game_id: str, request: Request) -> Response:
+            return await change(game_id, request, what)
 
-    @router.post("/api/companion/{game_id}/undo")
-    async def undo(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "undo")
+        return endpoint
 
-    @router.post("/api/companion/{game_id}/redo")
-    async def redo(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "redo")
-
-    @router.post("/api/companion/{game_id}/laid")
-    async def laid(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "laid")
-
-    @router.post("/api/companion/{game_id}/insert")
-    async def insert(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "insert")
-
-    @router.post("/api/companion/{game_id}/points")
-    async def points(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "points")
-
-    @router.post("/api/companion/{game_id}/hands")
-    async def hands(game_id: str, request: Request) -> Response:
-        return await change(game_id, request, "hands")
+    for what in CHANGES:  # POST /api/companion/{game_id}/tap, /undo, ...: named as the change
+        router.add_api_route(
+            f"/api/companion/{{game_id}}/{what}", change_endpoint(what), methods=["POST"], name=what
+        )
 
     return router
