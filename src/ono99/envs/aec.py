@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ono99.cards import NUM_ACTIONS
+from ono99.envs._checks import check_history, check_render_mode, env_rules
 from ono99.envs._deps import missing
 from ono99.envs.encoding import (
     PlayLog,
@@ -31,7 +32,6 @@ from ono99.envs.encoding import (
 )
 from ono99.errors import IllegalAction
 from ono99.game import Game
-from ono99.rules import make_rules
 
 try:
     import numpy as np
@@ -147,12 +147,10 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        self.rules = make_rules(rules, options or None)
-        Game(self.rules, players, seed=0, events=False)  # checks players (R-SET-5)
+        self.rules = env_rules(rules, players, options)
         if engine not in ENGINES:
             raise ValueError(f"engine must be 'reference' or 'fast', not {engine!r}")
-        if not isinstance(history, bool):
-            raise ValueError(f"history must be True or False, not {history!r}")
+        check_history(history)
         self.engine = engine
         self.history = history
         self._log = PlayLog(players)
@@ -161,8 +159,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             from ono99.fast import FastGame  # MissingFast (one line) without numba
 
             self._new_game = FastGame
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.n = players
         self.possible_agents = [f"player_{i}" for i in range(players)]

@@ -26,6 +26,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from ono99.envs._checks import check_seat
 from ono99.envs._deps import missing
 from ono99.envs._opponents import opponent_names
 
@@ -235,8 +236,7 @@ class OpponentVecEnv(FastVecEnv):
         **options: Any,
     ) -> None:
         super().__init__(rules, players, batch, seed=seed, history=history, **options)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
+        check_seat(seat, players)
         self.seat = seat
         self.opponents = opponents
         self._bots = _bot_codes(opponents, players, seat)

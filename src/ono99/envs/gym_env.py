@@ -18,6 +18,7 @@ from typing import Any
 
 from ono99.bots import Bot, make_bot
 from ono99.cards import NUM_ACTIONS, action_code
+from ono99.envs._checks import check_history, check_render_mode, check_seat, env_rules
 from ono99.envs._deps import missing
 from ono99.envs._opponents import opponent_names
 from ono99.envs.encoding import (
@@ -31,7 +32,6 @@ from ono99.envs.encoding import (
 )
 from ono99.errors import IllegalAction
 from ono99.game import Game
-from ono99.rules import make_rules
 
 try:
     import gymnasium
@@ -94,16 +94,12 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.rules = make_rules(rules, options or None)
-        Game(self.rules, players, seed=0, events=False)  # checks players (R-SET-5)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        self.rules = env_rules(rules, players, options)
+        check_seat(seat, players)
+        check_render_mode(render_mode, self.metadata["render_modes"])
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
-        if not isinstance(history, bool):
-            raise ValueError(f"history must be True or False, not {history!r}")
+        check_history(history)
         self.illegal = illegal
         self.history = history
         self._log = PlayLog(players)
