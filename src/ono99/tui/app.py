@@ -31,6 +31,7 @@ from ono99.tui.screens import (
     HelpScreen,
     RoundSummary,
     TooSmall,
+    log_keys,
 )
 from ono99.tui.session import (
     DEFAULT_DRAW_SECONDS,
@@ -92,8 +93,7 @@ class OnoApp(App[int]):
         Binding("q,Q", "quit_game", show=False),
         Binding("n,N", "new_game", show=False),
         Binding("f,F", "fast", show=False),
-        Binding("pageup", "log(-1)", show=False),
-        Binding("pagedown", "log(1)", show=False),
+        *log_keys("log"),
         Binding("ctrl+q,ctrl+c", "quit_game", show=False, priority=True),
         *(Binding(str(i), f"play_key({i})", show=False) for i in range(1, 10)),
     ]

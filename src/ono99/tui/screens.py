@@ -20,10 +20,19 @@ from ono99.texts import final_standings, standing_text
 from ono99.view import PlayerView
 
 __all__ = ["HelpScreen", "ConfirmQuit", "ConfirmNewGame", "RoundSummary", "GameOver",
-           "TooSmall", "MIN_SIZE", "standings_table"]  # fmt: skip
+           "TooSmall", "MIN_SIZE", "standings_table", "log_keys"]  # fmt: skip
 
 #: the smallest terminal the table is laid out for (columns, rows); below it, TooSmall
 MIN_SIZE = (60, 20)
+
+
+def log_keys(action: str) -> list[BindingType]:
+    """PgUp/PgDn: scroll the game's announcements (``OnoApp.action_log``), as ``action``
+    names it: ``log`` on the game's own screen, ``app.log`` from a screen above it."""
+    return [
+        Binding("pageup", f"{action}(-1)", show=False),
+        Binding("pagedown", f"{action}(1)", show=False),
+    ]
 
 
 def standings_table(view: PlayerView, gained: list[int] | None = None) -> Table:
@@ -147,8 +156,7 @@ class GameOver(ModalScreen[str]):
         Binding("q,Q", "answer('quit')", show=False),
         Binding("enter,space,escape", "stray", show=False),
         # the announcements stay in sight below the results (app.tcss): scroll them
-        Binding("pageup", "app.log(-1)", show=False),
-        Binding("pagedown", "app.log(1)", show=False),
+        *log_keys("app.log"),
     ]
 
     def __init__(self, result: str, view: PlayerView, note: str | None) -> None:
