@@ -40,7 +40,7 @@ except ImportError as e:  # pragma: no cover - the rl and fast extras are instal
 from ono99.bots.fast_rollout import bust_card, greedy_card, heuristic_act, heuristic_work
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
-from ono99.fast.core import I64, U8, U32
+from ono99.fast.core import B8, F32, F64, I8, I64, U8, U32
 from ono99.fast.obs import advance
 from ono99.fast.rng import mt_seed_int, random_float
 from ono99.fast.vec import (
@@ -56,11 +56,6 @@ from ono99.fast.vec import observe_slot as _observe
 from ono99.rules import Rules
 
 __all__ = ["BOTS", "Ono99VectorEnv", "OpponentVecEnv"]
-
-F32 = npt.NDArray[np.float32]
-F64 = npt.NDArray[np.float64]
-I8 = npt.NDArray[np.int8]
-B8 = npt.NDArray[np.bool_]
 
 #: the compiled opponents, by name (their kernel codes)
 BOTS = {"random": 0, "greedy": 1, "heuristic": 2}

@@ -33,6 +33,10 @@ from ono99.fast.rng import DEAL, RESHUFFLE, seed_for, shuffle_seeded
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
 U8 = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+I8 = npt.NDArray[np.int8]
+B8 = npt.NDArray[np.bool_]
 
 # Sizes: the presets' limits (8 players, 112 cards); hands never hold more than four
 # cards (one drawn per card played), the capacity leaves room for a four-99 discard.

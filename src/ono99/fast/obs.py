@@ -10,11 +10,10 @@ with ``encode(game.view(seat))`` after every move of many games.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 from ono99.fast import core as k
-from ono99.fast.core import I64, U8, U32
+from ono99.fast.core import F32, I8, I64, U8, U32
 
 __all__ = [
     "DISCARD_AT",
@@ -26,9 +25,6 @@ __all__ = [
     "env_step",
     "observe_seat",
 ]
-
-F32 = npt.NDArray[np.float32]
-I8 = npt.NDArray[np.int8]
 
 # The layout of ono99.envs.encoding (pinned to it by tests/fast/test_vec.py).
 _NUM_CARDS = 16

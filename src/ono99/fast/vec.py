@@ -38,7 +38,7 @@ from numba import njit
 
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
-from ono99.fast.core import I64, U8, U32
+from ono99.fast.core import B8, F32, I8, I64, U8, U32
 from ono99.fast.game import NO_DEALS, FastGame, Scratch, rules_vector
 from ono99.fast.obs import DISCARD_AT, OBS_PER_SEAT, OBS_SEATS_AT, encode_row
 from ono99.fast.obs import advance as _advance
@@ -58,10 +58,6 @@ __all__ = [
     "start_slot",
     "write_played",
 ]
-
-F32 = npt.NDArray[np.float32]
-I8 = npt.NDArray[np.int8]
-B8 = npt.NDArray[np.bool_]
 
 _DIGITS = 96  # decimal digits of a seed: 2**256 has 78
 _CARDS = 16  # card types (ono99.envs.encoding.NUM_CARDS)
