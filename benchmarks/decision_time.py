@@ -13,7 +13,7 @@ same cores (or ``nice``) do not inflate: on a shared machine it is the figure th
 replicates. ``--only`` measures some of the configurations (``mattel2022/2p``,
 ``mattel2022/4p``, ``classic1980/3p`` with tokens, ``classic1980/3p-points``).
 
-With Numba installed (``ono99[fast]``) the compiled search is loaded from Numba's cache (or
+With Numba installed (``ono99[fast]``) the compiled rollouts are loaded from Numba's cache (or
 compiled) before the clock starts, and the output gives how long that took
 (``compiled_load_s``): the figures are those of a warm process. ``--cold`` leaves it to the
 bots' default, as a fresh process plays: the first decisions play the Python search while a
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     ap.add_argument("--only", action="append", help="a configuration (repeatable)")
-    ap.add_argument("--cold", action="store_true", help="do not load the compiled search first")
+    ap.add_argument("--cold", action="store_true", help="do not load the compiled rollouts first")
     args = ap.parse_args(argv)
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
     out: dict[str, Any] = {"bot": args.bot, "clock": args.clock, "configs": {}}

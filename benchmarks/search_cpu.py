@@ -7,7 +7,7 @@
 Plays the first games of each search row's first seed (``benchmarks/strength.sh``) exactly
 as ``ono99 arena`` plays them, in this one process, and reports the process CPU time per
 game. Both ways play the same moves (``benchmarks/check_same_bots.py``), so the ratio of the
-two is what the compiled search saves. The compiled parts are loaded (or compiled) before the
+two is what the compiled rollouts save. The compiled parts are loaded (or compiled) before the
 clock starts.
 """
 
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _measure(args: argparse.Namespace) -> int:
     if not args.python and compiled.module() is None:
-        print("the compiled search needs numba: pip install 'ono99[fast]'", file=sys.stderr)
+        print("the compiled rollouts need numba: pip install 'ono99[fast]'", file=sys.stderr)
         return 1
     out: dict[str, float] = {}
     for name, bots, players, rules, options, seed in ROWS:

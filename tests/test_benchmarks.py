@@ -132,7 +132,7 @@ def test_search_cpu_plays_the_search_rows(
 def test_decision_time_loads_the_compiled_search_first(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """benchmarks/decision_time.py: the compiled search is loaded before the clock (and
+    """benchmarks/decision_time.py: the compiled rollouts are loaded before the clock (and
     said so), unless --cold; every decision with a choice is timed."""
     timing = _script("decision_time")
     args = ["--bot", "expert", "--games", "1", "--clock", "cpu", "--only", "mattel2022/2p"]
@@ -146,7 +146,7 @@ def test_decision_time_loads_the_compiled_search_first(
     assert (
         cold["configs"]["mattel2022/2p"]["all"]["decisions"]
         == (warm["configs"]["mattel2022/2p"]["all"]["decisions"])
-    )  # the same game: the compiled search plays the same moves
+    )  # the same game: the compiled rollouts play the same moves
 
 
 def test_vs_rlcard_without_rlcard(

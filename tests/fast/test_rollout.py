@@ -1,5 +1,6 @@
-"""The search's compiled heuristic rollouts (``ono99.bots.fast_rollout``) give the very
-values of the Python rollouts, so the search plays the same moves with either (R-LIM-2,
+"""The compiled heuristic and its rollouts (``ono99.bots.fast_rollout``) give the very
+moves and values of the Python ones, so the search plays the same moves with either, and the
+fast simulators' ``heuristic`` opponent is the heuristic bot (R-LIM-2,
 R-P2-1, R-P2-3, R-END-1, R-END-2, R-END-3, R-DRAW-1: the rules the heuristic reads)."""
 
 from __future__ import annotations
@@ -187,57 +188,3 @@ def test_without_numba_the_search_plays_its_python_rollouts() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["off", "None", "True", "True"]  # True: the None placeholder
-
-
-def test_the_compiled_tracker_keeps_the_python_trackers_worlds() -> None:
-    """R-SET-1, R-TURN-2, R-P2-3, R-99-3, R-DRAW-1: the hand inference's tries, compiled,
-    keep the very world the Python tries keep (every hand and pile in order, every counter,
-    the world's seed), or fail alike, and leave the random generator in the same state."""
-    from ono99.bots import fast_inference
-    from ono99.bots.inference import HandTracker
-
-    compiled_was = compiled.FAST_ROLLOUTS
-    compiled.FAST_ROLLOUTS = False  # the Python tries below must stay Python
-    try:
-        worlds = kept = 0
-        for preset, options, n in SETTINGS:
-            g = Game(preset, n, options=options, seed=77 + n, events=False)
-            tracker = HandTracker(heuristic.HeuristicBot(0x7AC, samples=4).act)
-            others = heuristic.HeuristicBot(5)
-            while not g.is_over and worlds < 400:
-                p = g.to_move
-                assert p is not None
-                if g.pending_draw is not None and g.pending_draw != p:
-                    g.apply(DRAW)
-                    continue
-                if p != 0:
-                    g.apply(others.act(g.view(p)))
-                    continue
-                view = g.view(0)
-                plan = tracker._plan(view)
-                if plan is not None:
-                    prev, action, drawn, played = plan
-                    r1, r2 = random.Random(worlds), random.Random(worlds)
-                    want = None
-                    for _ in range(tracker.tries):
-                        want = tracker._through(prev, action, drawn, played, view, r1)
-                        if want is not None:
-                            break
-                    got = fast_inference.track(prev, action, drawn, played, view, r2, tracker.tries)
-                    assert r1.getstate() == r2.getstate()
-                    assert (want is None) == (got is None)
-                    if want is not None and got is not None:
-                        for f in ("hands", "draw_pile", "discard", "total", "direction",
-                                  "_to_move", "_owes_two", "plays_left", "played_99", "alive",
-                                  "active", "n_active", "out", "tokens", "scores", "round_out",
-                                  "round", "_winner", "_pending", "reshuffles", "_legal",
-                                  "_bust_mode", "seed", "given_deals", "names"):  # fmt: skip
-                            assert getattr(got, f) == getattr(want, f), f
-                        kept += 1
-                    worlds += 1
-                action = heuristic.HeuristicBot(9).act(view)
-                tracker.saw(view, action)
-                g.apply(action)
-        assert worlds > 100 and kept > 50
-    finally:
-        compiled.FAST_ROLLOUTS = compiled_was

@@ -1,8 +1,7 @@
-"""When the bots may use their compiled parts (:mod:`ono99.bots.fast_rollout` and the
-modules built on it: :mod:`~ono99.bots.fast_inference`, :mod:`~ono99.bots.fast_tree`,
-:mod:`~ono99.bots.fast_flat`).
+"""When the bots may use their compiled parts: the heuristic and its rollouts on the fast
+engine (:mod:`ono99.bots.fast_rollout`).
 
-The compiled heuristic, rollouts, hand inference and searches make the same choices as the
+The compiled heuristic and rollouts make the same choices and give the same values as the
 Python ones, so whether they are used changes no move, only the time. This module decides
 when, without importing Numba itself: the search (:mod:`ono99.bots.ismcts`) and the hand
 inference (:mod:`ono99.bots.inference`) ask :func:`module`.
@@ -19,11 +18,11 @@ from typing import Any
 
 __all__ = ["FAST_ROLLOUTS", "module"]
 
-#: The compiled search (its name is from when only the rollouts were compiled: the same
-#: values, so the same moves). "auto": used once ready; the first time on a machine Numba
-#: compiles it (tens of seconds), in a background process, and the Python search plays until
-#: then, so nobody waits on a bot's first move. True: compiled (or loaded) now, in this
-#: process. False: never. Without Numba (``ono99[fast]``) the Python search always plays.
+#: The compiled rollouts and heuristic (the same values, so the same moves). "auto": used
+#: once ready; the first time on a machine Numba compiles them (tens of seconds), in a
+#: background process, and the Python rollouts play until then, so nobody waits on a bot's
+#: first move. True: compiled (or loaded) now, in this process. False: never. Without Numba
+#: (``ono99[fast]``) the Python rollouts always play.
 FAST_ROLLOUTS: bool | str = "auto"
 
 _fast_lock = threading.Lock()

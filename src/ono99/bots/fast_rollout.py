@@ -15,6 +15,13 @@ bit for bit: ``benchmarks/check_same_bots.py`` pins the search's moves, and
 The heuristic here reads, for the seat to move, only what that seat's view holds (its own
 hand, the public counters and piles, hand sizes, laid-down hands) -- in a world the search
 sampled from its own view.
+
+This is not a second search: the search (worlds, the hand inference's plan, the trees, the
+paired statistics) is written once, in :mod:`ono99.bots.ismcts` and
+:mod:`ono99.bots.inference`. What runs here is the heuristic as a policy on the fast engine,
+which a batched simulator needs anyway for its ``heuristic`` opponent
+(:mod:`ono99.envs.fast_vec`), and the rollout's reward. The search hands it whole rollouts
+(:func:`rollout_values`) and the hand inference single decisions (:func:`heuristic_move`).
 """
 
 from __future__ import annotations
@@ -800,16 +807,9 @@ def heuristic_move(g: Game) -> int:
 
 
 def warm() -> None:
-    """Compile the rollouts, the heuristic, the hand tracker
-    (:mod:`ono99.bots.fast_inference`) and the searches (:mod:`ono99.bots.fast_tree`,
-    :mod:`ono99.bots.fast_flat`), or load them from Numba's disk cache."""
+    """Compile the rollouts and the heuristic, or load them from Numba's disk cache."""
     for rules, players in (("mattel2022", 3), ("classic1980", 3)):
         g = Game(rules, players, seed=1, events=False)
         legal = g.legal_actions()
         rollout_values(g, legal, g.to_move or 0)
         heuristic_move(g)
-    from ono99.bots import fast_flat, fast_inference, fast_tree  # they build on this module
-
-    fast_inference.warm()
-    fast_tree.warm()
-    fast_flat.warm()

@@ -60,15 +60,6 @@ class HandTracker:
         plan = self._plan(view)
         if plan is not None:
             prev, action, drawn, played = plan
-            if compiled_model(self.model) is not None:  # the same worlds, compiled
-                from ono99.bots import fast_inference
-
-                w = fast_inference.track(prev, action, drawn, played, view, rng, self.tries)
-                if w is not None:
-                    self.kept += 1
-                    return w
-                self.fallbacks += 1
-                return believed_world(view, rng)
             for _ in range(self.tries):
                 w = self._through(prev, action, drawn, played, view, rng)
                 if w is not None:

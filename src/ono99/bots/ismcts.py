@@ -44,10 +44,10 @@ The budget is a fixed number of iterations (worlds), so a seeded bot plays the s
 moves on any machine (the arena relies on it). The bot sees only its
 :class:`~ono99.view.PlayerView`, never the game.
 
-With Numba installed (``ono99[fast]``) :meth:`ISMCTSBot.search` runs compiled, whole, for
-the configurations the levels and the strength table use (:mod:`ono99.bots.fast_tree`,
-:mod:`ono99.bots.fast_flat`): the same moves from the same seeds, six to eight times less
-CPU. This module stays the reference that they are tested against.
+This module is the only implementation of the search. With Numba installed
+(``ono99[fast]``) the heuristic's rollouts run on the fast engine
+(:mod:`ono99.bots.fast_rollout`, the same values), which makes the rollout search four to
+five times cheaper; everything else, and every move, is the same with or without it.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ from ono99.bots.common import (
     is_escape,
 )
 from ono99.bots.heuristic import HeuristicBot
-from ono99.bots.inference import HandTracker, ParticleTracker, compiled_model
+from ono99.bots.inference import HandTracker, ParticleTracker
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
 from ono99.errors import Ono99Error
@@ -203,9 +203,6 @@ class ISMCTSBot(Bot):
         below the root, one ISMCTS tree per root action. Returns the heuristic's
         ``prior`` unless another action beats it by ``z`` standard errors."""
         rng = self.rng
-        compiled_move = self._compiled_search(view, prior)
-        if compiled_move is not None:
-            return compiled_move
         legal = view.legal
         k = len(legal)
         roots = [_Edge() for _ in legal]
@@ -243,50 +240,10 @@ class ISMCTSBot(Bot):
                 best, best_score = a, score
         return best
 
-    def _compiled_search(self, view: PlayerView, prior: int) -> int | None:
-        """:meth:`search` run whole by the compiled search where Numba is installed and it
-        covers this configuration (the same move, the generator left alike), else None:
-        the tree with the greedy or random rollout policy on believed worlds
-        (:mod:`ono99.bots.fast_tree`), and the heuristic rollouts on worlds read from the
-        plays or believed (:mod:`ono99.bots.fast_flat`)."""
-        fast = compiled.module()
-        if fast is None:
-            return None
-        tracker = self.tracker
-        if self.rollout != "heuristic":
-            if tracker is not None or not self.belief:
-                return None
-            from ono99.bots import fast_tree  # with Numba only
-
-            move: int = fast_tree.search(
-                view, prior, self.rng, self.iterations, self.c, self.epsilon, self.horizon,
-                self.z,
-            )  # fmt: skip
-            return move
-        if type(self.policy) is not HeuristicBot or self.policy.samples != fast.SAMPLES:
-            return None
-        if tracker is None:
-            if not self.belief:
-                return None
-            plan = None
-        elif type(tracker) is HandTracker and compiled_model(tracker.model) is not None:
-            plan = tracker._plan(view)
-        else:
-            return None
-        from ono99.bots import fast_flat  # with Numba only
-
-        move, kept, fallbacks = fast_flat.search(
-            view, prior, self.rng, self.iterations, self.z, plan,
-            0 if tracker is None else tracker.tries,
-        )  # fmt: skip
-        if tracker is not None:
-            tracker.kept += kept
-            tracker.fallbacks += fallbacks
-        return move
-
     def _play_outs(self, world: Game, legal: tuple[int, ...], me: int) -> list[float]:
-        """Every root action played out in ``world`` (left as it was): compiled where
-        Numba is installed and the rollout policy is the plain heuristic, the same values."""
+        """Every root action played out in ``world`` (left as it was): on the fast engine
+        where Numba is installed and the rollout policy is the plain heuristic, the same
+        values (:mod:`ono99.bots.fast_rollout`)."""
         fast = compiled.module()
         if (
             fast is not None
