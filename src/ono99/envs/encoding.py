@@ -26,8 +26,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ono99 import layout as L
 from ono99.cards import DRAW, FOUR_99, NUM_ACTIONS, Card, action_code
 from ono99.envs._deps import missing
+from ono99.layout import (  # the indices encode writes
+    ACTIVE,
+    ALIVE,
+    BUST_MODE,
+    DIRECTION,
+    DISCARD_AT,
+    DRAW_PILE,
+    HAND_SIZE,
+    LAID_AT,
+    NUM_CARDS,
+    OWES_TWO,
+    PENDING_DRAW,
+    PER_SEAT,
+    PLAYED_99,
+    PLAYS_LEFT,
+    SCORE,
+    SCORE_SLACK,
+    SEAT_FIELDS,
+    SEATS_AT,
+    TO_MOVE,
+    TOKENS,
+    TOTAL,
+    TOTAL_LOW,
+    WINNER,
+)
 from ono99.rules import Rules
 from ono99.view import PlayerView
 
@@ -60,30 +86,7 @@ __all__ = [
     "to_action",
 ]
 
-#: card types 0..15 (``ono99.cards.Card``); actions add ``99x4`` (16) and ``draw`` (17)
-NUM_CARDS = 16
 _C99 = int(Card.NINETY_NINE)
-#: the per-seat fields, in order, repeated for every seat (relative to the observer)
-SEAT_FIELDS = (
-    "hand_size",
-    "alive",
-    "active",
-    "to_move",
-    "owes_two",
-    "pending_draw",
-    "winner",
-    "tokens",
-    "score",
-)
-PER_SEAT = len(SEAT_FIELDS)
-_GLOBAL = ("total", "direction", "plays_left", "played_99", "bust_mode", "draw_pile")
-#: where the per-seat blocks start
-SEATS_AT = 3 * NUM_CARDS + len(_GLOBAL)
-#: the total is clipped to [TOTAL_LOW, 99] (the 1980 decks let it go negative, R-M10-1;
-#: far below -100 has never been seen)
-TOTAL_LOW = -990
-#: scores are clipped to target + SCORE_SLACK (a round adds far less, R-END-3)
-SCORE_SLACK = 1000
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -99,7 +102,7 @@ def field_names(players: int, history: bool = False) -> list[str]:
     """The name of every index of the observation vector (docs/envs.md)."""
     cards = [action_code(c) for c in range(NUM_CARDS)]
     names = [f"hand[{c}]" for c in cards]
-    names += list(_GLOBAL)
+    names += list(L.GLOBAL_FIELDS)
     names += [f"discard[{c}]" for c in cards]
     names += [f"laid_down[{c}]" for c in cards]
     for k in range(players):
@@ -160,20 +163,17 @@ def encode(view: PlayerView) -> Array:
     for c in view.hand:
         out[c] += 1.0
     t = view.total
-    g = NUM_CARDS
-    out[g] = 99.0 if t > 99 else (TOTAL_LOW if t < TOTAL_LOW else t)
-    out[g + 1] = view.direction
-    out[g + 2] = view.plays_left
-    out[g + 3] = view.played_99
-    out[g + 4] = view.bust_mode
-    out[g + 5] = view.draw_pile
-    d = NUM_CARDS + len(_GLOBAL)
+    out[TOTAL] = 99.0 if t > 99 else (TOTAL_LOW if t < TOTAL_LOW else t)
+    out[DIRECTION] = view.direction
+    out[PLAYS_LEFT] = view.plays_left
+    out[PLAYED_99] = view.played_99
+    out[BUST_MODE] = view.bust_mode
+    out[DRAW_PILE] = view.draw_pile
     for c in view.discard:
-        out[d + c] += 1.0
-    laid = d + NUM_CARDS
+        out[DISCARD_AT + c] += 1.0
     for hand in view.laid_down:
         for c in hand:
-            out[laid + c] += 1.0
+            out[LAID_AT + c] += 1.0
     winners = _winners(view.winner)
     top_score = float(view.rules.target + SCORE_SLACK)
     sizes, alive, active, tokens, scores = (
@@ -183,17 +183,17 @@ def encode(view: PlayerView) -> Array:
     b = SEATS_AT
     for k in range(n):
         s = (me + k) % n
-        out[b] = sizes[s]
-        out[b + 1] = alive[s]
-        out[b + 2] = active[s]
-        out[b + 3] = to_move == s
-        out[b + 4] = owes == s
-        out[b + 5] = pending == s
-        out[b + 6] = s in winners
+        out[b + HAND_SIZE] = sizes[s]
+        out[b + ALIVE] = alive[s]
+        out[b + ACTIVE] = active[s]
+        out[b + TO_MOVE] = to_move == s
+        out[b + OWES_TWO] = owes == s
+        out[b + PENDING_DRAW] = pending == s
+        out[b + WINNER] = s in winners
         if tokens is not None:
-            out[b + 7] = tokens[s]
+            out[b + TOKENS] = tokens[s]
         if scores is not None:
-            out[b + 8] = min(top_score, float(scores[s]))
+            out[b + SCORE] = min(top_score, float(scores[s]))
         b += PER_SEAT
     return np.array(out, dtype=np.float32)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ono99 import layout as L
 from ono99.fast import core as k
 from ono99.fast.core import F32, I8, I64, U8, U32
 
@@ -26,15 +27,12 @@ __all__ = [
     "observe_seat",
 ]
 
-# The layout of ono99.envs.encoding (pinned to it by tests/fast/test_vec.py).
-_NUM_CARDS = 16
-_GLOBAL_AT = 16  # total, direction, plays_left, played_99, bust_mode, draw_pile
-_DISCARD_AT = DISCARD_AT = 22
-_LAID_AT = 38
-OBS_SEATS_AT = 54
-OBS_PER_SEAT = 9
-_TOTAL_LOW = -990.0
-_SCORE_SLACK = 1000
+# The layout is ono99.layout's, the one the reference encoder writes by.
+_NUM_CARDS = L.NUM_CARDS
+DISCARD_AT = L.DISCARD_AT
+OBS_SEATS_AT = L.SEATS_AT
+OBS_PER_SEAT = L.PER_SEAT
+_TOTAL_LOW = float(L.TOTAL_LOW)
 
 
 @njit(cache=True)
@@ -48,48 +46,48 @@ def encode_row(st: I64, cfg: I64, seat: int, obs: F32, r: int, discard: bool = T
     # the counted blocks start at 0; every other entry is written below
     for i in range(_NUM_CARDS):
         obs[r, i] = 0.0
-    for i in range(_LAID_AT, OBS_SEATS_AT):
+    for i in range(L.LAID_AT, OBS_SEATS_AT):
         obs[r, i] = 0.0
     base = k.O_HANDS + seat * k.HAND_CAP
     for i in range(st[k.O_HAND_LEN + seat]):
         obs[r, st[base + i]] += 1.0
-    obs[r, _GLOBAL_AT] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
-    obs[r, _GLOBAL_AT + 1] = st[k.S_DIR]
-    obs[r, _GLOBAL_AT + 2] = st[k.S_PLAYS_LEFT]
-    obs[r, _GLOBAL_AT + 3] = st[k.S_PLAYED99]
-    obs[r, _GLOBAL_AT + 4] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
-    obs[r, _GLOBAL_AT + 5] = st[k.S_N_DRAW]
+    obs[r, L.TOTAL] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
+    obs[r, L.DIRECTION] = st[k.S_DIR]
+    obs[r, L.PLAYS_LEFT] = st[k.S_PLAYS_LEFT]
+    obs[r, L.PLAYED_99] = st[k.S_PLAYED99]
+    obs[r, L.BUST_MODE] = 1.0 if st[k.S_BUST_MODE] != 0 and seat == st[k.S_TO_MOVE] else 0.0
+    obs[r, L.DRAW_PILE] = st[k.S_N_DRAW]
     if discard:
-        for i in range(_DISCARD_AT, _LAID_AT):
+        for i in range(DISCARD_AT, L.LAID_AT):
             obs[r, i] = 0.0
         for i in range(st[k.S_N_DISCARD]):
-            obs[r, _DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
+            obs[r, DISCARD_AT + st[k.O_DISCARD + i]] += 1.0
     mode = cfg[k.C_MODE]
     if mode == k.ELIMINATION:  # R-END-1: the hands of eliminated players, face up
         for s in range(n):
             if st[k.O_ALIVE + s] == 0:
                 hb = k.O_HANDS + s * k.HAND_CAP
                 for i in range(st[k.O_HAND_LEN + s]):
-                    obs[r, _LAID_AT + st[hb + i]] += 1.0
-    top_score = float(cfg[k.C_TARGET] + _SCORE_SLACK)
+                    obs[r, L.LAID_AT + st[hb + i]] += 1.0
+    top_score = float(cfg[k.C_TARGET] + L.SCORE_SLACK)
     to_move, owes, pending = st[k.S_TO_MOVE], st[k.S_OWES], st[k.S_PENDING]
     n_winners = st[k.S_N_WINNERS]
     s = seat
     for j in range(n):
         b = OBS_SEATS_AT + OBS_PER_SEAT * j
-        obs[r, b] = st[k.O_HAND_LEN + s]
-        obs[r, b + 1] = st[k.O_ALIVE + s]
-        obs[r, b + 2] = st[k.O_ACTIVE + s]
-        obs[r, b + 3] = 1.0 if to_move == s else 0.0
-        obs[r, b + 4] = 1.0 if owes == s else 0.0
-        obs[r, b + 5] = 1.0 if pending == s else 0.0
+        obs[r, b + L.HAND_SIZE] = st[k.O_HAND_LEN + s]
+        obs[r, b + L.ALIVE] = st[k.O_ALIVE + s]
+        obs[r, b + L.ACTIVE] = st[k.O_ACTIVE + s]
+        obs[r, b + L.TO_MOVE] = 1.0 if to_move == s else 0.0
+        obs[r, b + L.OWES_TWO] = 1.0 if owes == s else 0.0
+        obs[r, b + L.PENDING_DRAW] = 1.0 if pending == s else 0.0
         won = 0.0
         for w in range(n_winners):
             if st[k.O_WINNERS + w] == s:
                 won = 1.0
-        obs[r, b + 6] = won
-        obs[r, b + 7] = st[k.O_TOKENS + s] if mode == k.TOKENS else 0.0
-        obs[r, b + 8] = min(top_score, float(st[k.O_SCORES + s])) if mode == k.POINTS else 0.0
+        obs[r, b + L.WINNER] = won
+        obs[r, b + L.TOKENS] = st[k.O_TOKENS + s] if mode == k.TOKENS else 0.0
+        obs[r, b + L.SCORE] = min(top_score, float(st[k.O_SCORES + s])) if mode == k.POINTS else 0.0
         s = s + 1 if s + 1 < n else 0
 
 
