@@ -5,16 +5,16 @@ level    bot                                           per decision
 ======== ============================================= ==========================
 easy     greedy, with a random card 30 % of the time   instant
 medium   heuristic                                     about 0.1–0.5 ms
-hard     ismcts, 300 worlds (greedy rollouts); the     under 20 ms (p99) compiled
-         heuristic (as medium) with points, where      (ono99[fast]), about 0.1 s
-         the tree search trails it                     in Python
-expert   plain ``ismcts``: heuristic rollouts to the   under 0.1 s (p99) compiled,
-         end of the game (mattel2022) or of the        up to 0.7 s in Python (and
-         round (classic1980) on worlds read from the   while the compiled search
-         others' plays (120 worlds); the heuristic     loads in a new process)
-         (as medium) in elimination games of 5 or
-         more players, where no search has been
-         measured
+hard     ismcts, 300 worlds (greedy rollouts); the     under 0.2 s (p99)
+         heuristic (as medium) with points, where
+         the tree search trails it
+expert   plain ``ismcts``: heuristic rollouts to the   under 0.5 s (p99) with the
+         end of the game (mattel2022) or of the        rollouts compiled
+         round (classic1980) on worlds read from the   (ono99[fast]), about 1 s
+         others' plays (120 worlds); the heuristic     with 4 players in Python
+         (as medium) in elimination games of 5 or      (and while the compiled
+         more players, where no search has been        rollouts load in a new
+         measured                                      process)
 ======== ============================================= ==========================
 
 See docs/strength.md for measured strength and decision times.
@@ -98,8 +98,8 @@ class ExpertBot(PresetISMCTS):
     """The ``expert`` level: plain ``ismcts`` (:class:`PresetISMCTS`), except in
     elimination games of :data:`EXPERT_HEURISTIC_FROM` or more players, where it plays the
     heuristic's card at once. The search beats the heuristic with 4 players (the fixed
-    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.07 s a move (p99, CPU,
-    compiled); with 5 and 6 players no run has measured it, and its rollouts to the end of
+    3,200-game row of docs/strength.md, +1.3 % per seat) at 0.41 s a move (p99, CPU,
+    rollouts compiled); with 5 and 6 players no run has measured it, and its rollouts to the end of
     the game grow with the table, so there the level keeps the heuristic."""
 
     name = "expert"
