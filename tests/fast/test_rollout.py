@@ -13,10 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ono99.bots.common as common
 import ono99.bots.compiled as compiled
 import ono99.bots.heuristic as heuristic
-import ono99.bots.ismcts as ismcts
 from ono99 import DRAW, Game
 from ono99.arena import make_spec
 from ono99.arena.tournament import play_game
@@ -35,15 +33,12 @@ SETTINGS: list[tuple[str, dict[str, Any], int]] = [
 ]
 
 
-def test_the_constants_are_the_heuristics() -> None:
-    """The compiled copy holds the heuristic's weights and the search's limits."""
-    for name in ("W_PRESSURE", "W_SAFETY", "W_ESCAPE", "W_SAFE_CARDS", "W_DUMP", "W_POINTS",
-                 "DRIFT"):  # fmt: skip
-        assert getattr(fr, name) == getattr(heuristic, name), name
-    assert tuple(fr.HAND_BIAS) == common.HAND_BIAS
-    assert tuple(fr.CARD_POINTS) == common.CARD_POINTS
-    assert fr.MAX_ROLLOUT == ismcts.MAX_ROLLOUT
-    assert make_bot("ismcts:12:heuristic", 0).policy.samples == fr.SAMPLES  # type: ignore[attr-defined]
+def test_the_search_rolls_out_the_heuristic_the_kernel_plays() -> None:
+    """The search's rollout policy and its model of the others are the heuristic with the
+    kernel's number of samples (the kernel reads the Python bots' constants themselves)."""
+    bot = make_bot("ismcts:12:heuristic:infer", 0)
+    assert bot.policy.samples == fr.SAMPLES  # type: ignore[attr-defined]
+    assert bot.tracker.model.__self__.samples == fr.SAMPLES  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -153,7 +148,7 @@ def test_the_compiled_heuristic_plays_the_heuristics_moves() -> None:
     """The hand inference asks the heuristic what each player would have played: the
     compiled heuristic answers the same, in every preset and mode (R-LIM-2, R-P2-3, R-END-3,
     R-99-3, R-99-5, R-DRAW-1: a player's own pending draw is taken first)."""
-    bot = heuristic.HeuristicBot(0x7AC, samples=4)
+    bot = heuristic.HeuristicBot(0x7AC, samples=fr.SAMPLES)
     rng = random.Random(9)
     checked = 0
     for preset, options, n in SETTINGS:

@@ -33,6 +33,19 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ono99.bots import common
+from ono99.bots.greedy import SPECIAL_ORDER
+from ono99.bots.heuristic import (
+    DRIFT,
+    ROLLOUT_SAMPLES,
+    W_DUMP,
+    W_ESCAPE,
+    W_POINTS,
+    W_PRESSURE,
+    W_SAFE_CARDS,
+    W_SAFETY,
+)
+from ono99.bots.ismcts import MAX_ROLLOUT
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import NO_DEALS, Scratch, rules_vector
@@ -48,25 +61,13 @@ __all__ = [
 
 F64 = npt.NDArray[np.float64]
 
-# The heuristic's constants (ono99.bots.heuristic, ono99.bots.common), pinned to them by
-# tests/fast/test_rollout.py.
-W_PRESSURE = 1.0
-W_SAFETY = 0.5
-W_ESCAPE = 0.2
-W_SAFE_CARDS = 0.02
-W_DUMP = 0.002
-W_POINTS = 0.002
-DRIFT = 5
-SAMPLES = 4
-MAX_ROLLOUT = 600
-HAND_BIAS = np.array(
-    (0.8, 0.7, 0.66, 0.62, 0.58, 0.54, 0.5, 0.46, 0.43, 0.41, 0.38, 1.7, 1.4, 1.4, 1.4, 2.6),
-    np.float64,
-)
-CARD_POINTS = np.array((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20), np.int64)
-#: the greedy order of the special cards, lower first (``greedy._SPECIAL_ORDER``, which is
-#: ``ismcts._SPECIAL_ORDER``), by action; 9 for any other
-SPECIAL_RANK = np.array([9] * 11 + [4, 1, 0, 2, 3, 9, 9], np.int64)
+# The heuristic's constants, from where the Python bots keep them (Numba reads module globals
+# as constants): the weights, the belief, the card points, the greedy order of the specials
+# (lower first, by action; 9 for any other), the rollouts' length.
+SAMPLES = ROLLOUT_SAMPLES
+HAND_BIAS = np.array(common.HAND_BIAS, np.float64)
+CARD_POINTS = np.array(common.CARD_POINTS, np.int64)
+SPECIAL_RANK = np.array([SPECIAL_ORDER.get(c, 9) for c in range(k.N_ACTIONS)], np.int64)
 _P2, _REV, _99 = 13, 12, 15
 
 _XXPRIME_1 = np.uint64(11400714785074694791)

@@ -16,9 +16,9 @@ from ono99.bots.common import C99, CARD_POINTS, HOLD, M10, P2, REV
 from ono99.cards import DRAW, FOUR_99
 from ono99.view import PlayerView
 
-__all__ = ["GreedyBot", "greedy_choice"]
+__all__ = ["GreedyBot", "SPECIAL_ORDER", "greedy_choice"]
 
-_SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
+SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
 
 
 def greedy_choice(legal: tuple[int, ...], bust_mode: bool) -> int:
@@ -35,7 +35,7 @@ def greedy_choice(legal: tuple[int, ...], bust_mode: bool) -> int:
             best = c  # legal is sorted: the last number is the highest
     if best >= 0:
         return best
-    return min(legal, key=lambda c: _SPECIAL_ORDER.get(c, 9))
+    return min(legal, key=lambda c: SPECIAL_ORDER.get(c, 9))
 
 
 @register("greedy")

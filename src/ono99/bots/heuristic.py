@@ -42,7 +42,7 @@ from ono99.bots.common import (
 from ono99.rules import Rules
 from ono99.view import PlayerView
 
-__all__ = ["HeuristicBot"]
+__all__ = ["HeuristicBot", "ROLLOUT_SAMPLES"]
 
 W_PRESSURE = 1.0
 W_SAFETY = 0.5
@@ -52,6 +52,9 @@ W_DUMP = 0.002
 W_POINTS = 0.002
 #: how much the total rises, per other player, before the bot moves again (estimate)
 DRIFT = 5
+#: the samples of the heuristic that the search plays in its rollouts and models the other
+#: players by (fewer than a level's 24: it runs at every decision of every rollout)
+ROLLOUT_SAMPLES = 4
 
 
 class _Ctx:

@@ -59,17 +59,14 @@ from typing import Any
 from ono99.bots import compiled
 from ono99.bots.base import Bot, register, register_param
 from ono99.bots.common import (
-    C99,
     CARD_POINTS,
-    HOLD,
-    M10,
     P2,
-    REV,
     believed_world,
     forced_move,
     is_escape,
 )
-from ono99.bots.heuristic import HeuristicBot
+from ono99.bots.greedy import SPECIAL_ORDER
+from ono99.bots.heuristic import ROLLOUT_SAMPLES, HeuristicBot
 from ono99.bots.inference import HandTracker, ParticleTracker
 from ono99.cards import DRAW, FOUR_99
 from ono99.determinize import sample_world
@@ -91,9 +88,6 @@ __all__ = [
 DEFAULT_ITERATIONS = 300
 #: rollouts longer than this are cut off and scored as a draw among the players left
 MAX_ROLLOUT = 600
-
-
-_SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
 
 
 def rollout_choice(g: Game, rng: random.Random, epsilon: float) -> int:
@@ -118,7 +112,7 @@ def rollout_choice(g: Game, rng: random.Random, epsilon: float) -> int:
             best = c
     if best >= 0:
         return best
-    return min(legal, key=lambda c: _SPECIAL_ORDER.get(c, 9))
+    return min(legal, key=lambda c: SPECIAL_ORDER.get(c, 9))
 
 
 class _Edge:
@@ -171,12 +165,12 @@ class ISMCTSBot(Bot):
         #: sample worlds conditioned on the others' plays since the last move (inference.py)
         self.tracker: HandTracker | None = None
         if particles > 0:
-            model = HeuristicBot(seed ^ 0x7AC, samples=4).act
+            model = HeuristicBot(seed ^ 0x7AC, samples=ROLLOUT_SAMPLES).act
             self.tracker = ParticleTracker(model, seed ^ 0x9A7, particles=particles)
         elif infer:
-            self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=4).act)
+            self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=ROLLOUT_SAMPLES).act)
         #: the rollout policy of ``rollout="heuristic"``
-        self.policy = HeuristicBot(0, samples=4)
+        self.policy = HeuristicBot(0, samples=ROLLOUT_SAMPLES)
 
     def reset(self) -> None:
         if self.tracker is not None:
