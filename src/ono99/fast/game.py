@@ -15,8 +15,8 @@ copies in one step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -98,6 +98,52 @@ NO_DEALS = (
 )
 
 
+T = TypeVar("T")
+
+
+def _seat_or_none(v: Any) -> int | None:
+    return None if v < 0 else int(v)
+
+
+class _Field(Generic[T]):
+    """One entry of the state vector read as ``kind``: the counters :class:`FastGame` names
+    as the reference's attributes, declared in one line each."""
+
+    __slots__ = ("index", "kind")
+
+    def __init__(self, index: int, kind: Callable[[Any], T]) -> None:
+        self.index, self.kind = index, kind
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _Field[T]: ...
+    @overload
+    def __get__(self, obj: FastGame, owner: type) -> T: ...
+    def __get__(self, obj: FastGame | None, owner: type) -> _Field[T] | T:
+        return self if obj is None else self.kind(obj.state[self.index])
+
+
+class _Seats(Generic[T]):
+    """A run of the state vector read as a list of ``kind``: one entry a seat, or as many as
+    the entry at ``count`` says (the seats out, in order)."""
+
+    __slots__ = ("count", "kind", "offset")
+
+    def __init__(self, offset: int, kind: Callable[[Any], T], count: int | None = None) -> None:
+        self.offset, self.kind, self.count = offset, kind, count
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _Seats[T]: ...
+    @overload
+    def __get__(self, obj: FastGame, owner: type) -> list[T]: ...
+    def __get__(self, obj: FastGame | None, owner: type) -> _Seats[T] | list[T]:
+        if obj is None:
+            return self
+        st = obj.state
+        n = obj.n if self.count is None else int(st[self.count])
+        kind = self.kind
+        return [kind(v) for v in st[self.offset : self.offset + n]]
+
+
 class FastGame:
     """A game of ONO 99 on the fast engine: see :class:`ono99.Game` for the arguments
     (all but ``events``: the fast engine keeps no announcement log)."""
@@ -148,23 +194,22 @@ class FastGame:
 
     # ------------------------------------------------------------------ queries
 
-    def _opt_seat(self, offset: int) -> int | None:
-        v = int(self.state[offset])
-        return None if v < 0 else v
-
-    @property
-    def to_move(self) -> int | None:
-        return self._opt_seat(k.S_TO_MOVE)
-
-    @property
-    def owes_two(self) -> int | None:
-        """R-P2-6: the seat that must play two cards, or None."""
-        return self._opt_seat(k.S_OWES)
-
-    @property
-    def pending_draw(self) -> int | None:
-        """R-DRAW-1: the seat whose draw is pending, or None."""
-        return self._opt_seat(k.S_PENDING)
+    to_move = _Field(k.S_TO_MOVE, _seat_or_none)
+    owes_two = _Field(k.S_OWES, _seat_or_none)  # R-P2-6: the seat that must play two cards
+    pending_draw = _Field(k.S_PENDING, _seat_or_none)  # R-DRAW-1: whose draw is pending
+    must_bust_play = _Field(k.S_BUST_MODE, bool)  # R-END-3: the legal actions are unsafe cards
+    total = _Field(k.S_TOTAL, int)
+    direction = _Field(k.S_DIR, int)
+    plays_left = _Field(k.S_PLAYS_LEFT, int)
+    played_99 = _Field(k.S_PLAYED99, bool)
+    round = _Field(k.S_ROUND, int)
+    reshuffles = _Field(k.S_RESHUFFLES, int)
+    n_active = _Field(k.S_N_ACTIVE, int)
+    n_moves = _Field(k.S_N_MOVES, int)  # how many actions were applied (``len(moves)``)
+    alive = _Seats(k.O_ALIVE, bool)
+    active = _Seats(k.O_ACTIVE, bool)
+    out = _Seats(k.O_OUT, int, k.S_N_OUT)
+    round_out = _Seats(k.O_ROUND_OUT, int, k.S_N_ROUND_OUT)
 
     @property
     def is_over(self) -> bool:
@@ -179,44 +224,6 @@ class FastGame:
             return None
         seats = [int(s) for s in st[k.O_WINNERS : k.O_WINNERS + w]]
         return seats[0] if w == 1 else seats
-
-    @property
-    def must_bust_play(self) -> bool:
-        """Points mode (R-END-3): the legal actions are unsafe cards to throw."""
-        return bool(self.state[k.S_BUST_MODE])
-
-    @property
-    def total(self) -> int:
-        return int(self.state[k.S_TOTAL])
-
-    @property
-    def direction(self) -> int:
-        return int(self.state[k.S_DIR])
-
-    @property
-    def plays_left(self) -> int:
-        return int(self.state[k.S_PLAYS_LEFT])
-
-    @property
-    def played_99(self) -> bool:
-        return bool(self.state[k.S_PLAYED99])
-
-    @property
-    def round(self) -> int:
-        return int(self.state[k.S_ROUND])
-
-    @property
-    def reshuffles(self) -> int:
-        return int(self.state[k.S_RESHUFFLES])
-
-    @property
-    def n_active(self) -> int:
-        return int(self.state[k.S_N_ACTIVE])
-
-    @property
-    def n_moves(self) -> int:
-        """How many actions were applied (the reference's ``len(moves)``)."""
-        return int(self.state[k.S_N_MOVES])
 
     @property
     def hands(self) -> list[list[int]]:
@@ -238,36 +245,17 @@ class FastGame:
         st = self.state
         return [int(c) for c in st[k.O_DISCARD : k.O_DISCARD + st[k.S_N_DISCARD]]]
 
-    def _seats(self, offset: int, count: int) -> list[int]:
-        return [int(s) for s in self.state[offset : offset + count]]
-
-    @property
-    def alive(self) -> list[bool]:
-        return [bool(v) for v in self.state[k.O_ALIVE : k.O_ALIVE + self.n]]
-
-    @property
-    def active(self) -> list[bool]:
-        return [bool(v) for v in self.state[k.O_ACTIVE : k.O_ACTIVE + self.n]]
-
-    @property
-    def out(self) -> list[int]:
-        return self._seats(k.O_OUT, int(self.state[k.S_N_OUT]))
-
-    @property
-    def round_out(self) -> list[int]:
-        return self._seats(k.O_ROUND_OUT, int(self.state[k.S_N_ROUND_OUT]))
-
     @property
     def tokens(self) -> list[int] | None:
         if self._cfg[k.C_MODE] != k.TOKENS:
             return None
-        return self._seats(k.O_TOKENS, self.n)
+        return [int(v) for v in self.state[k.O_TOKENS : k.O_TOKENS + self.n]]
 
     @property
     def scores(self) -> list[int] | None:
         if self._cfg[k.C_MODE] != k.POINTS:
             return None
-        return self._seats(k.O_SCORES, self.n)
+        return [int(v) for v in self.state[k.O_SCORES : k.O_SCORES + self.n]]
 
     def legal_actions(self, seat: int | None = None) -> tuple[int, ...]:
         """As :meth:`ono99.Game.legal_actions`: sorted, a pending draw included."""
