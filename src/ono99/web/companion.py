@@ -220,6 +220,13 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
             games[game_id] = g
             return g
 
+    async def game_or_error(game_id: str, request: Request) -> _Game | Response:
+        """The game, or the one-line error to answer with (a read that changes nothing)."""
+        try:
+            return await get_game(game_id)
+        except _Error as e:
+            return err(request, e)
+
     async def save(g: _Game, new: bool = False) -> None:
         await asyncio.to_thread(store().save, g.id, g.version, g.data(), new)
 
@@ -290,10 +297,9 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
 
     @router.get("/api/companion/{game_id}")
     async def get(game_id: str, request: Request) -> Response:
-        try:
-            g = await get_game(game_id)
-        except _Error as e:
-            return err(request, e)
+        g = await game_or_error(game_id, request)
+        if isinstance(g, Response):
+            return g
         # with the record: a page that follows games itself takes the game from here
         return JSONResponse({**_payload(g, lang_of(request)), "record": game_data(g.tracker)})
 
@@ -362,10 +368,9 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
 
     @router.get("/api/companion/{game_id}/record")
     async def record(game_id: str, request: Request) -> Response:
-        try:
-            g = await get_game(game_id)
-        except _Error as e:
-            return err(request, e)
+        g = await game_or_error(game_id, request)
+        if isinstance(g, Response):
+            return g
         return JSONResponse(
             g.tracker.record(),
             headers={"Content-Disposition": 'attachment; filename="ono99-companion.json"'},
