@@ -46,7 +46,7 @@ moves on any machine (the arena relies on it). The bot sees only its
 
 This module is the only implementation of the search. With Numba installed
 (``ono99[fast]``) the heuristic's rollouts run on the fast engine
-(:mod:`ono99.bots.fast_rollout`, the same values), which makes the rollout search four to
+(:mod:`ono99.bots.fast_rollout`, the same values), which makes the rollout search three to
 five times cheaper; everything else, and every move, is the same with or without it.
 """
 
