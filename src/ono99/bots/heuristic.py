@@ -299,6 +299,12 @@ class HeuristicBot(Bot):
         self.rng = random.Random(seed)
         self.samples = samples
 
+    def compiled_plays_it(self) -> bool:
+        """Whether the compiled heuristic (:mod:`ono99.bots.fast_rollout`) makes this bot's
+        moves: the plain heuristic (not a subclass that knows more) with
+        :data:`ROLLOUT_SAMPLES` samples. The search and the hand inference ask it."""
+        return type(self) is HeuristicBot and self.samples == ROLLOUT_SAMPLES
+
     def context(self, view: PlayerView) -> _Ctx:
         """What the bot works out once per decision (card counts, beliefs)."""
         return _Ctx(view, self.rng, self.samples)

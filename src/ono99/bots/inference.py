@@ -24,7 +24,7 @@ from typing import cast
 
 from ono99.bots import compiled
 from ono99.bots.common import C99, believed_world
-from ono99.bots.heuristic import ROLLOUT_SAMPLES, HeuristicBot
+from ono99.bots.heuristic import HeuristicBot
 from ono99.cards import DRAW, FOUR_99
 from ono99.errors import Ono99Error
 from ono99.game import Game, seeded_shuffle
@@ -118,11 +118,12 @@ class HandTracker:
 
 def compiled_model(model: Policy) -> Callable[[Game], int] | None:
     """The compiled heuristic (:mod:`ono99.bots.fast_rollout`, the same moves) when ``model``
-    is the plain heuristic with :data:`~ono99.bots.heuristic.ROLLOUT_SAMPLES` samples and it is ready (:mod:`ono99.bots.compiled`)."""
+    is the ``act`` of a heuristic it plays (:meth:`HeuristicBot.compiled_plays_it`) and it is
+    ready (:mod:`ono99.bots.compiled`)."""
     bot = getattr(model, "__self__", None)
     if (
-        type(bot) is not HeuristicBot
-        or bot.samples != ROLLOUT_SAMPLES
+        not isinstance(bot, HeuristicBot)
+        or not bot.compiled_plays_it()
         or getattr(model, "__func__", None) is not HeuristicBot.act
     ):
         return None

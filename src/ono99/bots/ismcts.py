@@ -239,12 +239,7 @@ class ISMCTSBot(Bot):
         where Numba is installed and the rollout policy is the plain heuristic, the same
         values (:mod:`ono99.bots.fast_rollout`)."""
         fast = compiled.module()
-        if (
-            fast is not None
-            and type(self.policy) is HeuristicBot
-            and self.policy.samples == fast.SAMPLES
-            and fast.usable(world)
-        ):
+        if fast is not None and self.policy.compiled_plays_it() and fast.usable(world):
             values: list[float] = fast.rollout_values(world, legal, me)
             return values
         return [self._play_out(world.copy(), a, me) for a in legal]
