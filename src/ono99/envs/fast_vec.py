@@ -252,7 +252,7 @@ class OpponentVecEnv(FastVecEnv):
         self._fresh()
         self._next_len, self._next_id = _reset_all(
             self._states, self._cfg, self.players, self._bots, self._digits, self._lengths,
-            self._next, len(text), self.game_ids, self._obs, self._mask, self._legal,
+            self._next, len(text), self.game_ids, self._obs, self._mask, self._legal_bits,
             self._player, *self._bot_work(), *self._work(),
         )  # fmt: skip
         self._rewards[:] = 0.0
@@ -268,7 +268,7 @@ class OpponentVecEnv(FastVecEnv):
         self._next_len, self._next_id = _step_all(
             self._states, self._cfg, self.players, self._bots, acts, self._digits,
             self._lengths, self._next, self._next_len, self._next_id, self.game_ids,
-            self._obs, self._mask, self._legal, self._player, self._rewards, self._done,
+            self._obs, self._mask, self._legal_bits, self._player, self._rewards, self._done,
             *self._bot_work(), *self._work(),
         )  # fmt: skip
         return self._result()

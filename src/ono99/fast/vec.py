@@ -347,7 +347,7 @@ class FastVecEnv:
         self._mask = np.zeros((batch, self.num_actions), np.int8)
         self._player = np.zeros(batch, np.int64)
         #: the legal actions of each slot's seat to move as bits (for the check of a step)
-        self._legal = np.zeros(batch, np.int64)
+        self._legal_bits = np.zeros(batch, np.int64)
         #: each slot's discard pile counted, and the pile's length, reshuffle and round then
         self._discard = np.zeros((batch, _CARDS), np.float32)
         self._seen = np.full((batch, 2), -1, np.int64)
@@ -393,7 +393,7 @@ class FastVecEnv:
         self._fresh()
         self._next_len = _reset_all(
             self._states, self._cfg, self.players, self._digits, self._lengths, self._next,
-            len(text), self.game_ids, self._obs, self._mask, self._legal, self._player,
+            len(text), self.game_ids, self._obs, self._mask, self._legal_bits, self._player,
             self.history,
             self._played, *self._work(),
         )  # fmt: skip
@@ -413,7 +413,7 @@ class FastVecEnv:
         self._next_len, self._next_id = _step_all(
             self._states, self._cfg, self.players, acts, self._digits, self._lengths,
             self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
-            self._legal, self._player, self._rewards, self._done, self.history, self._played,
+            self._legal_bits, self._player, self._rewards, self._done, self.history, self._played,
             self._discard, self._seen, *self._work(),
         )  # fmt: skip
         return self._result()
@@ -429,7 +429,7 @@ class FastVecEnv:
                 f" array of shape {acts.shape}"
             )
         acts = np.ascontiguousarray(acts, dtype=np.int64)
-        bad = int(_first_illegal(self._legal, acts))
+        bad = int(_first_illegal(self._legal_bits, acts))
         if bad >= 0:
             raise self._illegal(bad, int(acts[bad]))
         return acts
