@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from env_configs import CONFIGS
 from hypothesis import given
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
@@ -14,13 +15,6 @@ from ono99.cards import DRAW, FOUR_99
 from ono99.envs import aec_env
 from ono99.errors import IllegalAction, RulesError
 from ono99.records import state_json
-
-CONFIGS = [
-    ("mattel2022", {}, 3),
-    ("classic1980", {"draw_penalty": True}, 4),
-    ("classic1980", {"scoring": "points"}, 3),
-    ("gamerules", {}, 2),
-]
 
 
 @pytest.mark.parametrize(("rules", "options", "players"), CONFIGS)

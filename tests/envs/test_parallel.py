@@ -8,18 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from env_configs import CONFIGS
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 from ono99.envs import aec_env, parallel_env
 from ono99.errors import IllegalAction
 from ono99.records import state_json
-
-CONFIGS = [
-    ("mattel2022", {}, 3),
-    ("classic1980", {"draw_penalty": True}, 4),
-    ("classic1980", {"scoring": "points"}, 3),
-    ("gamerules", {}, 2),
-]
 
 
 @pytest.mark.parametrize(("rules", "options", "players"), CONFIGS)
