@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ono99 import layout as L
 from ono99.cards import DRAW, FOUR_99, NUM_ACTIONS, Card, action_code
 from ono99.envs._deps import missing
 from ono99.layout import (  # the indices encode writes
@@ -36,6 +35,7 @@ from ono99.layout import (  # the indices encode writes
     DIRECTION,
     DISCARD_AT,
     DRAW_PILE,
+    GLOBAL_FIELDS,
     HAND_SIZE,
     LAID_AT,
     NUM_CARDS,
@@ -102,7 +102,7 @@ def field_names(players: int, history: bool = False) -> list[str]:
     """The name of every index of the observation vector (docs/envs.md)."""
     cards = [action_code(c) for c in range(NUM_CARDS)]
     names = [f"hand[{c}]" for c in cards]
-    names += list(L.GLOBAL_FIELDS)
+    names += list(GLOBAL_FIELDS)
     names += [f"discard[{c}]" for c in cards]
     names += [f"laid_down[{c}]" for c in cards]
     for k in range(players):
