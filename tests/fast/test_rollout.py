@@ -39,6 +39,14 @@ def test_the_search_rolls_out_the_heuristic_the_kernel_plays() -> None:
     bot = make_bot("ismcts:12:heuristic:infer", 0)
     assert bot.policy.samples == fr.SAMPLES  # type: ignore[attr-defined]
     assert bot.tracker.model.__self__.samples == fr.SAMPLES  # type: ignore[attr-defined]
+    assert bot.policy.compiled_plays_it()  # type: ignore[attr-defined]
+    # not the level's heuristic (24 samples), nor one that knows more than its view
+    assert not heuristic.HeuristicBot(0).compiled_plays_it()
+
+    class Knows(heuristic.HeuristicBot):
+        pass
+
+    assert not Knows(0, samples=fr.SAMPLES).compiled_plays_it()
 
 
 @pytest.mark.parametrize(
