@@ -24,6 +24,7 @@ from typing import Any
 
 from ono99.bench import run_bench
 from ono99.fast.bench import run_bench_fast
+from ono99.rules import make_rules
 
 #: (label, preset, players, options)
 SETTINGS: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -32,7 +33,12 @@ SETTINGS: list[tuple[str, str, int, dict[str, Any]]] = [
     ("classic1980 tokens, 3 players", "classic1980", 3, {}),
     ("classic1980 points, 3 players", "classic1980", 3, {"scoring": "points"}),
 ]
-ENGINES = {"reference": run_bench, "fast": run_bench_fast}
+ENGINES = {
+    "reference": run_bench,
+    "fast": lambda preset, players, seconds, options, seed: run_bench_fast(
+        make_rules(preset, options), players, seconds, seed
+    ),
+}
 
 
 def measure(seconds: float, reps: int, settings: list[int]) -> dict[str, Any]:

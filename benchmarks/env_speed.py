@@ -94,9 +94,10 @@ def aec_runner(rules: str, players: int, engine: str) -> Runner:
 
 def fast_engine_runner(rules: str, players: int) -> Runner:
     from ono99.fast.bench import run_bench_fast
+    from ono99.rules import make_rules
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        r = run_bench_fast(rules, players, seconds, seed=seed)
+        r = run_bench_fast(make_rules(rules), players, seconds, seed)
         return int(r["steps"]), float(r["seconds"])
 
     return run

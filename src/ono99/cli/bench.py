@@ -42,8 +42,10 @@ def bench(
     check_seed_option(seed)
     if engine == "fast":
         from ono99.fast.bench import run_bench_fast
+        from ono99.rules import make_rules
 
-        result = run_bench_fast(rules, players, seconds, parse_options(option), seed)
+        r = make_rules(rules, parse_options(option))
+        result = run_bench_fast(r, players, seconds, seed)
     else:
         result = run_bench(rules, players, seconds, parse_options(option), seed)
     if as_json:
