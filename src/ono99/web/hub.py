@@ -108,8 +108,8 @@ class Hub:
                     t.owned = mine
                     if mine:
                         log.info("ono99: table %s: this process runs it now", t.id)
-                        await t._sync()
-                    t._reschedule()
+                        await t.sync()
+                    t.reschedule()
 
     async def write_move(self, row: MoveRow) -> None:
         """Store one move; returns once it is committed. Moves that arrive while a commit
@@ -175,8 +175,8 @@ class Hub:
         self.codes[table.code] = table.id
         if table.phase == "playing":
             for seat in table.humans:
-                table._start_away_timer(seat)
-            table._reschedule()
+                table.start_away_timer(seat)
+            table.reschedule()
             if self.shared is not None and not table.owned:
                 # its owner may be gone (the clients came here from a dead process)
                 task = asyncio.create_task(self.claim_tables([table]))
@@ -254,10 +254,10 @@ class Hub:
                 try:
                     await self.db(self.store.set_next_table, table.id, nxt.id, table.version + 1)
                     table.next_table = nxt.id
-                    table._game_changed()
-                    table._broadcast()
+                    table.game_changed()
+                    table.broadcast()
                 except Conflict:  # asked for through another process meanwhile
-                    await table._sync()
+                    await table.sync()
                     nxt = None if table.next_table is None else await self.get(table.next_table)
                     if nxt is None:
                         raise no_table() from None

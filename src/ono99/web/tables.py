@@ -247,7 +247,8 @@ class Table:
             return {"cards": card_names(rules), "turn": "", "owes": None, "why_not": {}}
         return view_words(seen)
 
-    def _broadcast(self, acker: Conn | None = None, ack: Any = None) -> None:
+    def broadcast(self, acker: Conn | None = None, ack: Any = None) -> None:
+        """A new state to every connection (``ack`` to ``acker`` only)."""
         if not self.conns:
             return
         info = self.info(self.hub.base_url)  # the same for every connection
@@ -262,7 +263,7 @@ class Table:
             return time.time() + s.turn_seconds
         return None
 
-    def _game_changed(self, version: int | None = None) -> None:
+    def game_changed(self, version: int | None = None) -> None:
         """The game changed (a move, a seat, the start, the rematch): the version moves on,
         to ``version`` where it was stored as that."""
         self.version = self.version + 1 if version is None else version
@@ -289,18 +290,18 @@ class Table:
                 try:
                     await self.hub.db(self.hub.store.add_seat, self.id, info, self.version + 1)
                 except Conflict:  # another process seated someone there, or started
-                    await self._sync()
+                    await self.sync()
                     continue
                 self.humans[seat] = info
-                self._game_changed()
-                self._broadcast()
+                self.game_changed()
+                self.broadcast()
                 return seat, token
             raise WebError(409, N_("the table is full"))  # pragma: no cover
 
     async def start(self, token: str) -> int:
         async with self.lock:
             if self.hub.shared is not None:
-                await self._sync()  # seats taken through the other processes
+                await self.sync()  # seats taken through the other processes
             seat = self.seat_for(token)
             if seat is None:
                 raise no_table()
@@ -319,19 +320,19 @@ class Table:
                     self.hub.store.start, self.id, names, bots, self.version + 1, deadline
                 )
             except Conflict:  # started through another process meanwhile
-                await self._sync()
+                await self.sync()
                 raise WebError(409, N_("the game has already started")) from None
             if self.hub.shared is not None:
                 self.owned = self.id in await self.hub.shared.claim([self.id])
             self.bot_seats = set(bots)
             self.game = game
             self.deadline = deadline
-            self._game_changed()
+            self.game_changed()
             for s in self.humans:
                 if not any(c.seat == s for c in self.conns):
-                    self._start_away_timer(s)
-            self._broadcast()
-            self._reschedule()
+                    self.start_away_timer(s)
+            self.broadcast()
+            self.reschedule()
             return self.version
 
     async def connect(self, conn: Conn) -> None:
@@ -346,8 +347,8 @@ class Table:
             if seat is not None and (not was or seat in self.away):
                 self.away.discard(seat)  # the player takes the seat back
                 self._presence_changed()
-                self._broadcast()
-                self._reschedule()
+                self.broadcast()
+                self.reschedule()
             else:
                 conn.send(self._message(conn))
 
@@ -358,9 +359,9 @@ class Table:
             if seat is None or any(c.seat == seat for c in self.conns):
                 return
             self._presence_changed()
-            self._broadcast()
+            self.broadcast()
             if self.phase == "playing":
-                self._start_away_timer(seat)
+                self.start_away_timer(seat)
 
     async def hello(self, conn: Conn, lang: str | None) -> None:
         async with self.lock:
@@ -457,7 +458,7 @@ class Table:
             )  # fmt: skip
         except Conflict:  # another process stored a move at this index first
             was = self.version
-            await self._sync()
+            await self.sync()
             raise WebError(
                 409,
                 N_("stale version {version}: the table is at version {current}"),
@@ -471,13 +472,14 @@ class Table:
             self._mark_by_bot(after, len(g.events or []), for_seat)
         self.game = after
         self.deadline = deadline
-        self._game_changed(version)
-        self._broadcast(conn, ack)
-        self._reschedule()
+        self.game_changed(version)
+        self.broadcast(conn, ack)
+        self.reschedule()
 
     # ------------------------------------------------------------------ bots and timers
 
-    def _start_away_timer(self, seat: int) -> None:
+    def start_away_timer(self, seat: int) -> None:
+        """A bot takes over ``seat`` if its player stays away (the table's takeover)."""
         if not self.settings.takeover or seat in self.away or seat in self._away_tasks:
             return
         self._away_tasks[seat] = asyncio.create_task(self._away_after(seat))
@@ -490,8 +492,8 @@ class Table:
                 return
             self.away.add(seat)
             self._presence_changed()
-            self._broadcast()
-            self._reschedule()
+            self.broadcast()
+            self.reschedule()
 
     def _bot(self, seat: int) -> Bot:
         bot = self.bots.get(seat)
@@ -526,7 +528,8 @@ class Table:
                 best = (max(0.0, delay), seat)
         return best
 
-    def _reschedule(self) -> None:
+    def reschedule(self) -> None:
+        """Cancel the planned bot move and plan the next one, if a bot is to move."""
         current = asyncio.current_task()
         if self._auto is not None and self._auto is not current:
             self._auto.cancel()
@@ -585,7 +588,7 @@ class Table:
         seat = self.seat_for(token)
         if seat is None and self.hub.shared is not None:
             async with self.lock:
-                await self._sync()
+                await self.sync()
             seat = self.seat_for(token)
         return seat
 
@@ -601,7 +604,7 @@ class Table:
             while True:
                 self._sync_again = False
                 async with self.lock:
-                    await self._sync()
+                    await self.sync()
                 if not self._sync_again:
                     return
         except asyncio.CancelledError:
@@ -609,7 +612,7 @@ class Table:
         except Exception:
             log.exception("table %s: reloading it from the database failed", self.id)
 
-    async def _sync(self) -> None:
+    async def sync(self) -> None:
         """Take in what other processes stored (lock held): seats, the start, new moves,
         the rematch; one new state to every connection if anything changed."""
         g = self.game
@@ -621,9 +624,9 @@ class Table:
                 self._replay(after, new)
                 self.game = after
                 self.deadline = self._deadline_after(after)
-                self._game_changed(self.version + len(new))  # each stored move is one version
-                self._broadcast()
-                self._reschedule()
+                self.game_changed(self.version + len(new))  # each stored move is one version
+                self.broadcast()
+                self.reschedule()
             return
         st = await self.hub.db(self.hub.store.load, self.id)
         if st is None:
@@ -640,7 +643,7 @@ class Table:
             changed = game_changed = True
             for s in self.humans:
                 if not any(c.seat == s for c in self.conns):
-                    self._start_away_timer(s)
+                    self.start_away_timer(s)
         g = self.game
         if g is not None and len(st.moves) > len(g.moves):
             after = g.copy(events=True)
@@ -655,8 +658,8 @@ class Table:
             if game_changed:
                 self.changed_at = time.monotonic()
                 self.deadline = st.deadline
-            self._broadcast()
-            self._reschedule()
+            self.broadcast()
+            self.reschedule()
 
     async def close(self) -> None:
         if self._sync_task is not None:
