@@ -145,12 +145,13 @@ def test_same_seed_same_data_whatever_the_workers() -> None:
     """The same seed gives the same summary and games with 1 and 2 worker processes
     (R-SET-1: every deal comes from the seed), and another seed other games."""
     kw: dict[str, Any] = {"bots": ["heuristic", "random"], "players": 3, "games": 12}
-    one, g1 = analyze(**kw, rules="classic1980", seed=5, workers=1)
-    two, g2 = analyze(**kw, rules="classic1980", seed=5, workers=2)
+    spec = make_spec(**kw, rules="classic1980", seed=5)
+    one, g1 = analyze(spec, workers=1)
+    two, g2 = analyze(spec, workers=2)
     assert one.pop("workers") == 1 and two.pop("workers") == 2
     assert one == two
     assert [g.row() for g in g1] == [g.row() for g in g2]
-    other, _ = analyze(**kw, rules="classic1980", seed=6, workers=1)
+    other, _ = analyze(make_spec(**kw, rules="classic1980", seed=6), workers=1)
     assert other["length"] != one["length"]
 
 
@@ -158,10 +159,11 @@ def test_same_seed_same_data_whatever_the_workers() -> None:
 def test_ray_backend_gives_the_same_data() -> None:
     """As ``ono99 arena``: the same seed gives the same summary on Ray."""
     ray = pytest.importorskip("ray")
-    local, _ = analyze(players=3, games=9, seed=4, workers=2)
+    spec = make_spec(["heuristic"], 3, games=9, seed=4)
+    local, _ = analyze(spec, workers=2)
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
     try:
-        on_ray, _ = analyze(players=3, games=9, seed=4, backend="ray", workers=2)
+        on_ray, _ = analyze(spec, backend="ray", workers=2)
     finally:
         ray.shutdown()
     for s in (local, on_ray):

@@ -122,21 +122,21 @@ def test_same_bot_twice_gets_distinct_names() -> None:
         "random",
         "heuristic#3",
     )
-    res = run_tournament(["heuristic", "heuristic"], games=4, seed=5, workers=1)
+    res = run_tournament(make_spec(["heuristic", "heuristic"], games=4, seed=5), workers=1)
     assert set(res["bots"]) == {"heuristic", "heuristic#2"}
     assert sum(b["wins"] for b in res["bots"].values()) == pytest.approx(4)
 
 
 def test_shared_wins_count_as_fractions() -> None:
     """R-END-3 lowest mode can end with a shared win: each gets 1/k of a win."""
-    res = run_tournament(
+    spec = make_spec(
         ["random", "random", "random", "random"],
         rules="classic1980",
         options={"scoring": "points", "points_mode": "lowest", "target": 30},
         games=40,
         seed=1,
-        workers=1,
     )
+    res = run_tournament(spec, workers=1)
     total = sum(b["wins"] for b in res["bots"].values())
     assert total == pytest.approx(40)
 
@@ -166,7 +166,7 @@ def test_a_bot_against_itself_gets_an_interval_around_zero() -> None:
     """The paired interval of two copies of one bot (differently seeded) contains 0, and
     the edge's sign follows the wins (the openskill rating this replaces ranked ``random``
     below ``random#2`` after it won 2,068 games to 1,932)."""
-    res = run_tournament(["random"], players=2, games=200, seed=11, workers=1)
+    res = run_tournament(make_spec(["random"], players=2, games=200, seed=11), workers=1)
     p = pair(res, "random", "random#2")
     lo, hi = p["ci95"]
     assert lo < 0 < hi
@@ -181,7 +181,7 @@ def test_a_bot_against_itself_gets_an_interval_around_zero() -> None:
 def test_a_stronger_bot_gets_an_interval_above_zero() -> None:
     """heuristic against random, 60 games (30 deals): the whole interval is above 0, and the
     interval is the t-interval of the per-block differences."""
-    res = run_tournament(["heuristic", "random"], players=2, games=60, seed=12, workers=1)
+    res = run_tournament(make_spec(["heuristic", "random"], 2, games=60, seed=12), workers=1)
     p = pair(res, "heuristic", "random")
     lo, hi = p["ci95"]
     assert 0 < lo < p["diff"] < hi
@@ -194,14 +194,14 @@ def test_a_stronger_bot_gets_an_interval_above_zero() -> None:
 def test_pairs_with_more_seats_than_bots_are_per_seat_held() -> None:
     """a,b,a with 3 players: a holds two seats a game, so its win share is halved per seat;
     a bot against a copy of itself in that line-up is still level."""
-    res = run_tournament(["random", "random"], players=3, games=300, seed=13, workers=1)
+    res = run_tournament(make_spec(["random", "random"], 3, games=300, seed=13), workers=1)
     p = pair(res, "random", "random#2")
     lo, hi = p["ci95"]
     assert lo < 0 < hi
 
 
 def test_one_block_has_no_interval() -> None:
-    res = run_tournament(["greedy", "random"], games=2, seed=4, workers=1)
+    res = run_tournament(make_spec(["greedy", "random"], games=2, seed=4), workers=1)
     assert res["pairs"][0]["ci95"] is None and res["pairs"][0]["blocks"] == 1
 
 
@@ -219,10 +219,12 @@ OPTIONS = {"scoring": "points", "target": 60, "draw_penalty": True}
 
 
 def test_local_results_do_not_depend_on_worker_count() -> None:
-    one = run_tournament(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=7, workers=1)
-    two = run_tournament(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=7, workers=2)
+    spec = make_spec(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=7)
+    one = run_tournament(spec, workers=1)
+    two = run_tournament(spec, workers=2)
     assert outcome(one) == outcome(two)
-    other = run_tournament(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=8, workers=1)
+    spec = make_spec(BOTS, rules="classic1980", options=OPTIONS, games=12, seed=8)
+    other = run_tournament(spec, workers=1)
     assert outcome(other) != outcome(one)
 
 
@@ -230,11 +232,12 @@ def test_local_results_do_not_depend_on_worker_count() -> None:
 def test_ray_backend_gives_the_same_results() -> None:
     """The same --seed gives identical wins/games on Ray and on local processes."""
     ray = pytest.importorskip("ray")
-    local = run_tournament(BOTS, players=4, games=16, seed=21, workers=2)
+    spec = make_spec(BOTS, players=4, games=16, seed=21)
+    local = run_tournament(spec, workers=2)
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
     try:
-        on_ray = run_tournament(BOTS, players=4, games=16, seed=21, backend="ray", workers=2)
-        on_ray_3 = run_tournament(BOTS, players=4, games=16, seed=21, backend="ray", workers=3)
+        on_ray = run_tournament(spec, backend="ray", workers=2)
+        on_ray_3 = run_tournament(spec, backend="ray", workers=3)
     finally:
         ray.shutdown()
     assert outcome(on_ray) == outcome(local) == outcome(on_ray_3)

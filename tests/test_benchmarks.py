@@ -164,11 +164,11 @@ def test_vs_rlcard_without_rlcard(
 def test_pool_runs_adds_games_and_pools_the_paired_comparison() -> None:
     """Arena runs with different seeds pool into one result: games and wins add up, and the
     block-paired difference is the block-weighted mean with its standard error."""
-    from ono99.arena import run_tournament
+    from ono99.arena import make_spec, run_tournament
 
     pool = _script("pool_runs").pool
-    a = run_tournament(["heuristic", "greedy"], 2, games=40, seed=1, workers=1)
-    b = run_tournament(["heuristic", "greedy"], 2, games=60, seed=2, workers=1)
+    a = run_tournament(make_spec(["heuristic", "greedy"], 2, games=40, seed=1), workers=1)
+    b = run_tournament(make_spec(["heuristic", "greedy"], 2, games=60, seed=2), workers=1)
     out = pool([a, b])
     h = out["bots"]["heuristic"]
     assert out["games"] == 100 and h["games"] == 100

@@ -21,7 +21,7 @@ if os.environ.get("CI"):
 else:
     pytest.importorskip("torch")
 
-from ono99.arena import run_tournament
+from ono99.arena import make_spec, run_tournament
 from ono99.envs.policy import MLPPolicy
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "train_ppo.py"
@@ -64,8 +64,8 @@ def test_a_tiny_run_has_finite_losses_and_plays_only_legal_actions(tmp_path: Pat
     assert policy.meta["players"] == 3
     import ono99.envs.policy  # noqa: F401  (registers policy:PATH)
 
-    res = run_tournament([f"policy:{tmp_path / 'policy.npz'}", "greedy", "random"], games=6,
-                         seed=1, workers=1)  # fmt: skip
+    spec = make_spec([f"policy:{tmp_path / 'policy.npz'}", "greedy", "random"], games=6, seed=1)
+    res = run_tournament(spec, workers=1)
     assert sum(b["wins"] for b in res["bots"].values()) == pytest.approx(6)
 
 
@@ -104,7 +104,7 @@ def test_the_table_reads_the_arena_runs_beside_a_policy(tmp_path: Path) -> None:
 
     name = f"policy:{run / 'policy.npz'}"
     for bots, opp in (([name, "greedy"], "greedy"), (["random", name], "random")):
-        res = run_tournament(bots, games=20, seed=2, workers=1)
+        res = run_tournament(make_spec(bots, games=20, seed=2), workers=1)
         (run / f"arena-{opp}.json").write_text(json.dumps(res))
     rows = ppo.table([run]).splitlines()[2:]
     assert [r.split("|")[2].strip() for r in rows] == ["random", "greedy"]

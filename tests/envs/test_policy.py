@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ono99 import Game
-from ono99.arena import run_tournament
+from ono99.arena import make_spec, run_tournament
 from ono99.bots import make_bot
 from ono99.envs.encoding import encode, obs_size
 from ono99.envs.policy import MLPPolicy, PolicyBot
@@ -81,7 +81,7 @@ def test_the_arena_plays_policy_path(tmp_path: Path) -> None:
     it are legal (the arena raises on an illegal action) and counted."""
     path = tmp_path / "p.npz"
     random_policy(2, 4).save(path)
-    res = run_tournament([f"policy:{path}", "random"], games=8, seed=3, workers=1)
+    res = run_tournament(make_spec([f"policy:{path}", "random"], games=8, seed=3), workers=1)
     assert res["bots"][f"policy:{path}"]["games"] == 8
     assert isinstance(make_bot(f"policy:{path}", 0), PolicyBot)
 

@@ -1,14 +1,13 @@
 """The bot arena: tournaments with rotated seats, seeded games, several backends.
 
->>> from ono99.arena import run_tournament
->>> res = run_tournament(["greedy", "random"], games=4, seed=1, workers=1)
+>>> from ono99.arena import make_spec, run_tournament
+>>> res = run_tournament(make_spec(["greedy", "random"], games=4, seed=1), workers=1)
 >>> res["bots"]["greedy"]["games"], res["games"]
 (4, 4)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ono99.arena.backends import (
@@ -28,20 +27,14 @@ __all__ = [
 
 
 def run_tournament(
-    bots: Sequence[str],
-    players: int | None = None,
-    rules: str = "mattel2022",
-    options: Mapping[str, Any] | None = None,
-    games: int = 100,
-    seed: int = 0,
+    spec: ArenaSpec,
     backend: str = "local",
     workers: int | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Play a tournament and return its JSON-ready result (see :func:`tally`)."""
-    spec = make_spec(bots, players, rules, options, games, seed)
-    results = run_games(spec, backend, workers, progress)
-    out = tally(spec, results)
+    """Play the tournament ``spec`` (see :func:`make_spec`) and return its JSON-ready
+    result (see :func:`tally`)."""
+    out = tally(spec, run_games(spec, backend, workers, progress))
     out["backend"] = backend
     out["workers"] = workers or default_workers()
     return out

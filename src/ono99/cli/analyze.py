@@ -65,8 +65,7 @@ def analyze(
         seed = secrets.randbits(64)
     try:
         check_seed_option(seed)
-        options = parse_options(option)
-        spec = make_spec(bots.split(","), players, rules, options, games, seed)  # fail early
+        spec = make_spec(bots.split(","), players, rules, parse_options(option), games, seed)
     except (Ono99Error, ValueError) as e:
         raise fail(translate_error(e)) from None
     try:
@@ -79,9 +78,7 @@ def analyze(
         ) from None
     check_ray(backend)
     with games_run(spec.games, as_json) as progress:
-        summary, data = run_analysis(
-            bots.split(","), players, rules, options, games, seed, backend, workers, progress
-        )
+        summary, data = run_analysis(spec, backend, workers, progress)
     try:
         write_outputs(folder, summary, data)
     except OSError as e:

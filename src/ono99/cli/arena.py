@@ -103,7 +103,7 @@ def arena(
 ) -> None:
     """Play bots against each other with rotated seats; win rates, 95% CIs, paired edges."""
     check_backend(backend, workers)
-    from ono99.arena import make_spec, run_games, tally
+    from ono99.arena import make_spec, run_tournament
 
     if any(b.strip().startswith("policy:") for b in bots.split(",")):
         try:  # registers policy:PATH, a learned policy (docs/learning.md)
@@ -117,12 +117,7 @@ def arena(
         raise fail(translate_error(e)) from None
     check_ray(backend)
     with games_run(spec.games, as_json) as progress:
-        results = run_games(spec, backend, workers, progress)
-    from ono99.arena import default_workers
-
-    result = tally(spec, results)
-    result["backend"] = backend
-    result["workers"] = workers or default_workers()
+        result = run_tournament(spec, backend, workers, progress)
     if as_json:
         print(json.dumps(result))
     else:

@@ -10,8 +10,8 @@ the policy was trained on, docs/envs.md) and plays the legal action of highest l
 :func:`ono99.bots.make_bot`, so the arena plays a saved policy like any bot::
 
     import ono99.envs.policy
-    from ono99.arena import run_tournament
-    run_tournament(["policy:ppo.npz", "heuristic"], games=400, seed=1)
+    from ono99.arena import make_spec, run_tournament
+    run_tournament(make_spec(["policy:ppo.npz", "heuristic"], games=400, seed=1))
 
 A file holds ``w0, b0, w1, b1, …`` (layer ``k``: ``x @ w{k} + b{k}``, ReLU between
 layers, the last layer's 18 outputs the logits), ``scale`` (the observation is divided by
