@@ -8,10 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import ono99.bots.compiled as compiled
 import ono99.bots.heuristic as heuristic
@@ -78,14 +75,6 @@ def test_rollouts_give_the_python_rollouts_values(
                 checked += 1
             g.apply(legal[rng.randrange(len(legal))])
     assert checked > 20
-
-
-@given(st.lists(st.integers(0, 15), max_size=4))
-def test_small_card_sets_iterate_in_cpythons_order(cards: list[int]) -> None:
-    """The heuristic's draws follow the order CPython iterates a set of up to four cards."""
-    out = np.zeros(4, np.int64)
-    m = fr._set_order(np.array([*cards, 0], np.int64), len(cards), out)
-    assert out[:m].tolist() == list({c for c in cards})
 
 
 def test_position_hash_is_pythons_hash() -> None:

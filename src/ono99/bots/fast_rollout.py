@@ -6,11 +6,10 @@ rollout is most of a search's time. Here it runs on the fast engine (:mod:`ono99
 with the heuristic ported move for move: the same card counts and beliefs, the same
 floating-point sums in the same order, and the same random numbers (the heuristic reseeds
 ``random.Random`` from ``hash()`` of the position at each decision: CPython's tuple hash,
-int seeding and Mersenne Twister are reproduced; so is the order in which CPython iterates
-a small set of cards, which decides the order of the heuristic's random draws). A world
-and an action give the same reward as :meth:`ISMCTSBot._play_out <ono99.bots.ismcts.ISMCTSBot>`,
-bit for bit: ``benchmarks/check_same_bots.py`` pins the search's moves, and
-``tests/fast/test_rollout.py`` compares rewards directly.
+int seeding and Mersenne Twister are reproduced). A world and an action give the same
+reward as :meth:`ISMCTSBot._play_out <ono99.bots.ismcts.ISMCTSBot>`, bit for bit:
+``benchmarks/check_same_bots.py`` pins the search's moves, and ``tests/fast/test_rollout.py``
+compares rewards directly.
 
 The heuristic here reads, for the seat to move, only what that seat's view holds (its own
 hand, the public counters and piles, hand sizes, laid-down hands) -- in a world the search
@@ -376,26 +375,6 @@ def _next_seat(st: I64, seat: int, direction: int) -> int:
 
 
 @njit(cache=True)
-def _set_order(cards: I64, m: int, out: I64) -> int:
-    """The order in which CPython iterates ``{cards[0], ..., cards[m-1]}`` (small ints,
-    at most four: a table of 8 slots, slot ``c & 7``, a taken slot probing ``5 i + 1``);
-    returns how many distinct cards."""
-    table = np.full(8, -1, np.int64)
-    for j in range(m):
-        c = cards[j]
-        i = c & 7
-        while table[i] != -1 and table[i] != c:
-            i = (5 * i + 1) & 7
-        table[i] = c
-    n = 0
-    for i in range(8):
-        if table[i] != -1:
-            out[n] = table[i]
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def _rest(hand: I64, nhand: int, card: int, rest: I64) -> int:
     """``rest = list(hand); rest.remove(card)``; returns its length."""
     nrest = 0
@@ -469,20 +448,23 @@ def _score(
     if (cfg[k.C_ANSWERS] >> card) & 1:
         return _tail(st, cfg, ci, weights, rng, card, rest, nrest, t1, True, extra)  # R-P2-3
     # the second of two plays (R-P2-1) comes after a draw
-    safe = np.empty(4, np.int64)
-    ns = 0
+    # each safe card once (the Python bot's set), in any order: of these scores only a
+    # Play 2's draws random numbers (the next player then owes two), so the order changes
+    # neither the draws nor the best score
+    best = -np.inf
+    any_safe = False
     for i in range(nrest):
-        if _is_safe(cfg, rest[i], t1, False, played):
-            safe[ns] = rest[i]
-            ns += 1
-    if ns:
-        order = np.empty(4, np.int64)
-        m = _set_order(safe, ns, order)  # the set's order: it orders the random draws
-        best = -np.inf
-        for i in range(m):
-            v = _score_second(st, cfg, ci, weights, rng, order[i], rest, nrest, t1, played)
-            if v > best:
-                best = v
+        c = rest[i]
+        seen = False
+        for j in range(i):
+            seen = seen or rest[j] == c
+        if seen or not _is_safe(cfg, c, t1, False, played):
+            continue
+        v = _score_second(st, cfg, ci, weights, rng, c, rest, nrest, t1, played)
+        any_safe = True
+        if v > best:
+            best = v
+    if any_safe:
         return extra + best
     n_pool = ci[_CI_N_POOL]
     p_draw = _n_safe(cfg, ci, t1, False, played) / n_pool if n_pool else 0.0

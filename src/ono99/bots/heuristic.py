@@ -252,6 +252,8 @@ def _score(
         extra -= W_POINTS * sum(CARD_POINTS[c] for c in rest)
     if first_of_two and card not in r.answers:
         # the second of two plays (R-P2-1) comes after a draw
+        # each safe card once; the order they are scored in does not matter: only a Play 2
+        # draws random numbers here, and the best score is the same in any order
         seconds = {c for c in rest if is_safe(r, c, t1, False, played)}
         if seconds:
             return extra + max(_score(ctx, c, rest, t1, False, played) for c in seconds)
