@@ -44,6 +44,10 @@ BUST = "bust"
 #: ``format`` of a tracked game's record (docs/companion.md)
 FORMAT = "ono99-tracking/1"
 
+#: the keys of the state that are the public view's own (R-REC meanings)
+_VIEW_KEYS = ("rules", "options", "names", "total", "direction", "to_move", "owes_two",
+              "plays_left", "pending_draw", "out", "round_out", "tokens", "round", "winner",
+              "hand_sizes", "draw_pile")  # fmt: skip
 _NO_ROUND = N_("no round is waiting for the cards left in hand")
 _MISSING: Any = object()
 
@@ -289,34 +293,22 @@ class Tracker:
         own fields (``steps``, ``can_undo``, ``can_redo``, ``hands_needed``...)."""
         g = self.game
         v = g.public_view()
-        w = v.winner
-        scores: list[int | None] | None = None if v.scores is None else list(v.scores)
-        if g.waiting and scores is not None:
-            # R-END-3: the round's points are unknown until its hands are told
-            scores = [None if v.alive[s] else x for s, x in enumerate(scores)]
+        public = v.to_json()  # the view's keys, written as every view's JSON (VIEW_JSON)
+        known = public["scores"]
+        # R-END-3: a round's points are unknown until its hands are told
+        scores = (
+            None
+            if known is None
+            else [None if g.waiting and v.alive[s] else x for s, x in enumerate(known)]
+        )
         return {
-            "rules": self.rules.preset,
-            "options": dict(self.rules.options),
-            "names": list(self.names),
+            **{key: public[key] for key in _VIEW_KEYS},
             "first": self.first,
-            "total": v.total,
-            "direction": v.direction,
-            "to_move": v.to_move,
-            "owes_two": v.owes_two,
-            "plays_left": v.plays_left,
-            "pending_draw": v.pending_draw,
-            "out": list(v.out),
-            "round_out": list(v.round_out),
             "active": list(v.active),
             "alive": list(v.alive),
-            "tokens": None if v.tokens is None else list(v.tokens),
             "scores": scores,
             # the scores as known before the round waiting for its hands (else = scores)
-            "scores_known": None if v.scores is None else list(v.scores),
-            "round": v.round,
-            "winner": list(w) if isinstance(w, tuple) else w,
-            "hand_sizes": list(v.hand_sizes),
-            "draw_pile": v.draw_pile,
+            "scores_known": known,
             "discard": len(v.discard),
             "last_card": action_code(v.discard[-1]) if v.discard else None,
             "steps": len(self.taps),
