@@ -394,3 +394,48 @@ def test_an_eliminated_viewer_counts_its_own_hand_once() -> None:
     assert len(unseen_cards(view)) == sum(g.rules.deck) - seen
     w = sample_world(view, random.Random(1))
     assert len(w.draw_pile) == view.draw_pile
+
+
+def test_heuristic_second_plays_score_the_same_in_any_order() -> None:
+    """R-P2-1, R-P2-3: when the heuristic weighs the second of two plays it scores each safe
+    card of the rest once; only a Play 2 among them draws random numbers (the next player
+    would then owe two), so the order they are scored in changes no score. The compiled
+    heuristic relies on this: it scores them in hand order, not in a set's order."""
+    from ono99.bots import heuristic as h
+    from ono99.bots.common import C99, P2, is_safe, new_total
+
+    rng = random.Random(23)
+    compared = with_p2 = 0
+    for rules, options, n in [("mattel2022", {}, 3), ("classic1980", {}, 4),
+                              ("gamerules", {"draw_penalty": True}, 3)]:  # fmt: skip
+        for _ in range(40):
+            g = Game(rules, n, options=options, seed=rng.getrandbits(32), events=False)
+            while not g.is_over:
+                p = g.to_move
+                assert p is not None
+                view = g.view(p)
+                r = view.rules
+                if view.plays_left == 2 and not view.bust_mode:
+                    for card in set(view.hand):
+                        if card in r.answers or card > 15:
+                            continue
+                        rest = list(view.hand)
+                        rest.remove(card)
+                        t1 = new_total(r, card, view.total)
+                        played = view.played_99 or card == C99
+                        seconds = sorted({c for c in rest if is_safe(r, c, t1, False, played)})
+                        if len(seconds) < 2:
+                            continue
+                        scores = []
+                        for order in (seconds, seconds[::-1]):
+                            ctx = h.HeuristicBot(0, samples=h.ROLLOUT_SAMPLES).context(view)
+                            ctx._unseeded = True
+                            scores.append(
+                                {c: h._score(ctx, c, rest, t1, False, played) for c in order}
+                            )
+                        assert scores[0] == scores[1]
+                        compared += 1
+                        with_p2 += P2 in seconds
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+    assert compared > 50 and with_p2 > 10
