@@ -41,7 +41,8 @@ def serve(
     try:
         import uvicorn
 
-        from ono99.web.app import BODY_LIMIT, create_app, http_protocol, public_origin
+        from ono99.web.app import create_app
+        from ono99.web.guards import BODY_LIMIT, http_protocol, public_origin
         from ono99.web.limits import LimitError, Limits
         from ono99.web.store import default_db_url, engine_url
     except ModuleNotFoundError:

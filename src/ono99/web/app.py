@@ -14,7 +14,6 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -22,7 +21,6 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ono99.errors import Ono99Error
@@ -31,6 +29,17 @@ from ono99.web.announce import catalog, pick_language, translate
 from ono99.web.companion import make_router as make_companion_router
 from ono99.web.conn import Conn, encode
 from ono99.web.errors import WebError, clean_name, no_table
+from ono99.web.guards import (
+    BODY_LIMIT,
+    BODY_SECONDS,
+    HEADER_SECONDS,
+    PAGE_HEADERS,
+    BodyLimit,
+    SecurityHeaders,
+    http_protocol,
+    public_origin,
+    same_origin,
+)
 from ono99.web.hub import Hub
 from ono99.web.limits import (
     FLOODING,
@@ -77,14 +86,6 @@ log = logging.getLogger("ono99.web")
 M = TypeVar("M", bound=BaseModel)
 
 STATIC_DIR = Path(__file__).parent / "static"
-#: the largest request body or websocket message, in bytes
-BODY_LIMIT = 64 * 1024
-#: the largest game record ``POST /api/replay`` takes
-RECORD_LIMIT = 1_000_000
-#: seconds a client has to send a request's whole body (a slow one gets 408), and its
-#: request line and headers (then it is closed): ``Limits.body_seconds``/``header_seconds``
-BODY_SECONDS = Limits.body_seconds
-HEADER_SECONDS = Limits.header_seconds
 #: seconds between two sweeps of the tables (Hub.sweep: finished and expired ones)
 SWEEP_SECONDS = 30.0
 
@@ -105,86 +106,6 @@ def _error(request: Request, status: int, text: str) -> JSONResponse:
 def _one_line(text: str) -> str:
     """``text`` on one line, as valid UTF-8 (a client's lone surrogate becomes "?")."""
     return " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
-
-
-#: the page runs only its own files: nothing a name or a message holds can run as script
-PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-        "frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-
-
-class SecurityHeaders:
-    """ASGI middleware: ``nosniff`` on every answer, and the page headers (CSP with
-    ``frame-ancestors 'none'``) on every HTML one (``/``, ``/t/CODE``, ``/companion``,
-    ``/static/*.html``, an error page)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(msg: Message) -> None:
-            if msg["type"] == "http.response.start":
-                headers = list(msg.get("headers") or [])
-                have = {k.lower() for k, _v in headers}
-                kind = next((v for k, v in headers if k.lower() == b"content-type"), b"")
-                extra = PAGE_HEADERS if kind.lower().startswith(b"text/html") else NOSNIFF
-                for k, v in extra.items():
-                    if k.lower().encode() not in have:
-                        headers.append((k.lower().encode(), v.encode()))
-                msg = {**msg, "headers": headers}
-            await send(msg)
-
-        await self.app(scope, receive, with_headers)
-
-
-NOSNIFF = {"X-Content-Type-Options": "nosniff"}
-
-
-def public_origin(url: str) -> str:
-    """``url`` (``--public-url``) as the links' start: ``scheme://host[:port][/path]``
-    without a trailing slash; ValueError, one line, unless it is an http(s) URL."""
-    raw = url.strip()
-    try:
-        parts = urlsplit(raw)
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError:
-        raise ValueError(f"not an http(s) URL: {raw!r}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise ValueError(f"not an http(s) URL: {raw!r}")
-    if any(ch.isspace() or ord(ch) < 32 for ch in raw):
-        raise ValueError(f"not an http(s) URL: {raw!r}")
-    return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
-
-
-def _same_origin(origin: str, host: str | None, public: str | None) -> bool:
-    """Whether a websocket's ``Origin`` is this server's: the Host it asked for, or the
-    configured public URL."""
-    try:
-        o = urlsplit(origin.strip())
-        netloc = o.netloc.lower()
-    except ValueError:
-        return False
-    if o.scheme not in ("http", "https") or not netloc:
-        return False
-    if public is not None:
-        p = urlsplit(public)
-        if (o.scheme, netloc) == (p.scheme, p.netloc.lower()):
-            return True
-    if host is None:
-        return False
-    default = {"http": ":80", "https": ":443"}[o.scheme]
-    host = host.strip().lower()
-    return netloc == host or netloc + default == host or netloc == host + default
 
 
 ERROR_SCHEMA = {
@@ -240,152 +161,6 @@ def _validation_text(request: Request, errors: Any) -> str:
         detail = ""
     detail = detail[:200]
     return tr.gettext(N_("bad request: {detail}")).format(detail=detail)
-
-
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413 (Content-Length or counted);
-    ``/api/replay`` takes records up to ``RECORD_LIMIT``. A body that has not come in
-    whole ``seconds`` after the app asked for it is refused with 408 (a slow client)."""
-
-    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS) -> None:
-        self.app = app
-        self.default = limit
-        self.seconds = seconds
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = RECORD_LIMIT if scope.get("path") == "/api/replay" else self.default
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        too_big = False
-        if length is not None:
-            try:
-                too_big = int(length) > limit
-            except ValueError:
-                too_big = True
-        if too_big:
-            await self._refuse(send)
-            return
-        seen = 0
-        whole = False  # the last part of the body came: later reads wait for the disconnect
-        deadline: float | None = None
-        started = False
-
-        async def limited() -> Message:
-            nonlocal deadline
-            if whole:
-                return await receive()
-            if self.seconds <= 0:
-                msg = await receive()
-                return _count(msg)
-            loop = asyncio.get_running_loop()
-            if deadline is None:
-                deadline = loop.time() + self.seconds
-            try:
-                msg = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
-            except TimeoutError:
-                raise _TooSlow from None
-            return _count(msg)
-
-        def _count(msg: Message) -> Message:
-            nonlocal seen, whole
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > limit:
-                    raise _TooBig
-                whole = not msg.get("more_body", False)
-            return msg
-
-        async def watched(msg: Message) -> None:
-            nonlocal started
-            if msg["type"] == "http.response.start":
-                started = True
-            await send(msg)
-
-        try:
-            await self.app(scope, limited, watched)
-        except _TooBig:
-            if not started:
-                await self._refuse(send)
-        except _TooSlow:
-            if not started:
-                await self._refuse(send, 408, "the request body came too slowly")
-
-    async def _refuse(
-        self, send: Send, status: int = 413, text: str = "the request body is too large"
-    ) -> None:
-        body = json.dumps({"error": text}).encode()
-        await send(
-            {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode())]}
-        )  # fmt: skip
-        await send({"type": "http.response.body", "body": body})
-
-
-def http_protocol(seconds: float = HEADER_SECONDS) -> Any:
-    """uvicorn's HTTP protocol (httptools) with a deadline on the request line and
-    headers: a connection that has not sent them whole ``seconds`` after it opened, or
-    after its request began, is closed (a slow-header client holds nothing for long;
-    0: no deadline).
-    uvicorn's own ``timeout_keep_alive`` only covers the wait between two requests.
-    "auto" (uvicorn's choice, without that deadline) where httptools is not installed."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
-        return "auto"
-
-    class HeaderDeadline(HttpToolsProtocol):
-        _header_timer: asyncio.TimerHandle | None = None
-
-        def _arm(self) -> None:
-            self._disarm()
-            if seconds > 0:
-                self._header_timer = self.loop.call_later(seconds, self._too_slow)
-
-        def _disarm(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _too_slow(self) -> None:
-            self._header_timer = None
-            if not self.transport.is_closing():
-                self.transport.close()
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            if self._header_timer is None:
-                self._arm()
-
-        def on_headers_complete(self) -> None:
-            self._disarm()
-            super().on_headers_complete()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            # idle until the next request: uvicorn's keep-alive timeout closes it
-            self._disarm()
-
-    return HeaderDeadline
-
-
-class _TooBig(Exception):
-    pass
-
-
-class _TooSlow(Exception):
-    pass
 
 
 def serving_gc() -> None:
@@ -638,7 +413,7 @@ def create_app(
         token = websocket.query_params.get("token")
         ip = client_ip(websocket.scope)
         origin = websocket.headers.get("origin")
-        if origin is not None and not _same_origin(origin, websocket.headers.get("host"), public):
+        if origin is not None and not same_origin(origin, websocket.headers.get("host"), public):
             # a page of another site: refused at the handshake (HTTP 403); a client that
             # is not a browser sends no Origin and is let in
             await websocket.close(code=1008)

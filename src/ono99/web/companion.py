@@ -158,7 +158,7 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
     True: as ``ONO99_PYODIDE`` says, :func:`ono99.web.companion_site.pyodide_source`)."""
     router = APIRouter()
     source = pyodide_source() if pyodide is True else pyodide or None
-    # the page's own files only, as every page (web.app.PAGE_HEADERS); and WebAssembly
+    # the page's own files only, as every page (web.guards.PAGE_HEADERS); and WebAssembly
     # compiled from them (Pyodide), from the CDN where Pyodide comes from there
     cdn = f" {source}" if isinstance(source, str) else ""
     csp = (
