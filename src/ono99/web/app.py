@@ -21,14 +21,12 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ono99.errors import Ono99Error
-from ono99.i18n import LANGUAGES, N_
+from ono99.i18n import N_
 from ono99.web.announce import catalog, pick_language, translate
 from ono99.web.companion import make_router as make_companion_router
-from ono99.web.conn import Conn, encode
-from ono99.web.errors import WebError, clean_name, no_table
+from ono99.web.errors import WebError, clean_name, no_table, one_line
 from ono99.web.guards import (
     BODY_LIMIT,
     BODY_SECONDS,
@@ -42,27 +40,18 @@ from ono99.web.guards import (
 )
 from ono99.web.hub import Hub
 from ono99.web.limits import (
-    FLOODING,
-    TOO_LARGE,
     TOO_MANY_LOBBIES,
-    TOO_MANY_MESSAGES,
     Guard,
     Limits,
     RateLimit,
-    SocketGuard,
-    Verdict,
     client_ip,
     hide_tokens,
     is_json,
 )
 from ono99.web.protocol import (
     CreateTable,
-    HelloMsg,
     JoinTable,
-    MoveMsg,
-    PingMsg,
     TokenBody,
-    client_message,
 )
 from ono99.web.protocol import schemas as protocol_schemas
 from ono99.web.replay_api import make_router as make_replay_router
@@ -70,6 +59,7 @@ from ono99.web.settings import Settings
 from ono99.web.store import Store
 from ono99.web.tables import Table
 from ono99.web.words_api import make_router as make_words_router
+from ono99.web.ws import serve_socket
 
 __all__ = [
     "create_app",
@@ -100,12 +90,7 @@ def _lang(request: Request) -> str:
 
 
 def _error(request: Request, status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": _one_line(text)}, status_code=status)
-
-
-def _one_line(text: str) -> str:
-    """``text`` on one line, as valid UTF-8 (a client's lone surrogate becomes "?")."""
-    return " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
+    return JSONResponse({"error": one_line(text)}, status_code=status)
 
 
 ERROR_SCHEMA = {
@@ -134,21 +119,6 @@ def _documented(model: type[BaseModel]) -> dict[str, Any]:
             "429": {"description": "too many requests", **error},
         },
     }
-
-
-def _message_id(value: Any) -> int | str | None:
-    """A client's message ``id`` as it may be echoed (docs/protocol.md), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) and -(2**53) < value < 2**53:
-        return value
-    if isinstance(value, str) and len(value) <= 64:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return None
-        return value
-    return None
 
 
 def _validation_text(request: Request, errors: Any) -> str:
@@ -427,138 +397,8 @@ def create_app(
                 await websocket.close(code=refused[1])
             return
         try:
-            await _session(websocket, table_id, token, lang, guard.socket(ip))
+            await serve_socket(websocket, hub(), table_id, token, lang, guard.socket(ip))
         finally:
             guard.close_socket(ip)
 
-    async def _session(
-        websocket: WebSocket, table_id: str, token: str | None, lang: str, sock: SocketGuard
-    ) -> None:
-        table = await hub().get(table_id)
-        seat = None
-        if table is not None and token is not None:
-            seat = await table.find_seat(token)
-            if seat is None:
-                table = None
-        if table is None:
-            err = no_table()
-            with contextlib.suppress(Exception):  # the client may be gone already
-                await websocket.send_text(json.dumps({"type": "error", "error": err.text(lang)}))
-                await websocket.close(code=4404)
-            return
-        conn = Conn(seat, lang)
-        close_code = [1000]
-        writer = asyncio.create_task(_writer(websocket, conn, close_code))
-        await table.connect(conn)
-        try:
-            close_code[0] = await _reader(websocket, table, conn, sock)
-        finally:
-            await table.disconnect(conn)
-            conn.queue.put_nowait(None)
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(writer, 5)
-
     return app
-
-
-async def _writer(websocket: WebSocket, conn: Conn, close_code: list[int]) -> None:
-    try:
-        while True:
-            msg = await conn.queue.get()
-            if msg is None:
-                break
-            await websocket.send_text(encode(msg))
-    except Exception:  # the socket went away: the reader notices and cleans up
-        pass
-    finally:
-        if websocket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await websocket.close(code=close_code[0])
-
-
-async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGuard) -> int:
-    """Read the client's messages until it goes (1000) or keeps flooding (the close
-    code, after an error that says so)."""
-    while True:
-        try:
-            frame = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return 1000
-        if frame["type"] == "websocket.disconnect":
-            return 1000
-        text = frame.get("text")
-        raw = frame.get("bytes")
-        if text is not None:
-            size = len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
-        else:
-            size = len(raw or b"")
-        verdict = sock.admit(size)
-        if verdict is Verdict.DROP:
-            continue
-        if verdict is Verdict.CLOSE:
-            _reply_error(table, conn, FLOODING)
-            return 1008
-        if verdict is Verdict.SLOW_DOWN:
-            _reply_error(table, conn, TOO_MANY_MESSAGES)
-            continue
-        if verdict is Verdict.TOO_LARGE:
-            _reply_error(table, conn, TOO_LARGE)
-            continue
-        if text is None:
-            _reply_error(table, conn, N_("messages must be JSON text"))
-            continue
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):
-            _reply_error(table, conn, N_("the message is not JSON"))
-            continue
-        msg_id = _message_id(data.get("id") if isinstance(data, dict) else None)
-        try:
-            msg = client_message(data)
-        except ValidationError as e:
-            errs = e.errors()
-            where = ".".join(str(p) for p in errs[0]["loc"]) if errs else ""
-            detail = f"{where}: {errs[0]['msg']}" if errs else ""
-            tr = catalog(conn.lang)
-            conn.send(
-                {
-                    "type": "error",
-                    "error": tr.gettext(N_("malformed message: {detail}")).format(
-                        detail=_one_line(detail)[:200]
-                    ),
-                    "version": table.version,
-                    **({"id": msg_id} if msg_id is not None else {}),
-                }
-            )
-            continue
-        try:
-            await _dispatch(table, conn, msg)
-        except Exception:
-            log.exception("ono99: a websocket message failed on table %s", table.id)
-            _reply_error(table, conn, N_("internal error"), msg.id)
-
-
-async def _dispatch(table: Table, conn: Conn, msg: MoveMsg | HelloMsg | PingMsg) -> None:
-    if isinstance(msg, MoveMsg):
-        await table.move(conn, msg)
-    elif isinstance(msg, HelloMsg):
-        if msg.lang is not None and msg.lang not in LANGUAGES:
-            _reply_error(table, conn, N_("unknown language"), msg.id)
-            return
-        await table.hello(conn, msg.lang)
-    else:
-        out: dict[str, Any] = {"type": "pong"}
-        if msg.id is not None:
-            out["id"] = msg.id
-        conn.send(out)
-
-
-def _reply_error(table: Table, conn: Conn, template: str, msg_id: Any = None) -> None:
-    out: dict[str, Any] = {
-        "type": "error",
-        "error": catalog(conn.lang).gettext(template),
-        "version": table.version,
-    }
-    if msg_id is not None:
-        out["id"] = msg_id
-    conn.send(out)

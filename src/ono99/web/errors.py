@@ -9,7 +9,7 @@ from ono99.errors import Ono99Error
 from ono99.i18n import N_
 from ono99.web.announce import catalog
 
-__all__ = ["WebError", "no_table", "clean_name", "NO_TABLE"]
+__all__ = ["WebError", "no_table", "clean_name", "one_line", "NO_TABLE"]
 
 
 class WebError(Exception):
@@ -43,3 +43,8 @@ def clean_name(name: str) -> str:
         return names.clean_name(name)
     except Ono99Error as e:
         raise WebError(400, e.template, **e.params) from None
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, as valid UTF-8 (a client's lone surrogate becomes "?")."""
+    return " ".join(text.split()).encode("utf-8", "replace").decode("utf-8")
