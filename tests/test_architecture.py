@@ -70,3 +70,56 @@ def test_no_module_uses_another_modules_private_names(tmp_path: Path) -> None:
     assert _private_imports(REPO / "src" / "ono99") == []
     (tmp_path / "m.py").write_text("from ono99.game import _rng\n", encoding="utf-8")
     assert _private_imports(tmp_path) == ["m.py:1 imports _rng"]
+
+
+def _private_method_calls(root: Path) -> list[str]:
+    """``obj._method`` where ``_method`` is a private method of a class of another module:
+    the module neither defines nor assigns that name itself, nor subclasses the class that
+    defines it (a subclass may use what it inherits)."""
+    import ast
+
+    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(root.rglob("*.py"))}
+    methods: dict[str, set[str]] = {}  # private method -> the classes that define it
+    for tree in trees.values():
+        for c in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            for f in c.body:
+                if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                    f.name.startswith("_") and not f.name.startswith("__")
+                ):
+                    methods.setdefault(f.name, set()).add(c.name)
+    found = []
+    for path, tree in trees.items():
+        own: set[str] = set()
+        bases: set[str] = set()
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ClassDef):
+                own.update(
+                    f.name for f in n.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                )
+                bases.update(b.id for b in n.bases if isinstance(b, ast.Name))
+            elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+                own.add(n.attr)
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+                own.add(n.value)  # __slots__ entries
+        for n in ast.walk(tree):
+            if (
+                isinstance(n, ast.Attribute)
+                and n.attr in methods
+                and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))
+                and n.attr not in own
+                and not methods[n.attr] & bases
+            ):
+                found.append(f"{path.name}:{n.lineno} calls {ast.unparse(n)}")
+    return found
+
+
+def test_no_module_calls_another_modules_private_methods(tmp_path: Path) -> None:
+    """A class's private methods are its module's own: another module calls the public
+    ones (the web hub calls its tables' ``sync``, not ``_sync``); the check itself finds a
+    planted call."""
+    assert _private_method_calls(REPO / "src" / "ono99") == []
+    (tmp_path / "a.py").write_text(
+        "class T:\n    def _sync(self):\n        pass\n", encoding="utf-8"
+    )
+    (tmp_path / "b.py").write_text("def f(t):\n    t._sync()\n", encoding="utf-8")
+    assert _private_method_calls(tmp_path) == ["b.py:2 calls t._sync"]
