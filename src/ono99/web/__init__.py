@@ -2,7 +2,8 @@
 
 :func:`ono99.web.app.create_app` builds the application (routes, middleware); each job
 has its module, importing only downwards (the import contract ``web-jobs`` in
-``.importlinter``): :mod:`~ono99.web.ws` one websocket's loop, :mod:`~ono99.web.hub` every table of the process and the group commit,
+``.importlinter``): :mod:`~ono99.web.ws` one websocket's loop, :mod:`~ono99.web.hub` every
+table of the process and the group commit,
 :mod:`~ono99.web.tables` the authority of one table, :mod:`~ono99.web.shared` several
 processes on one database, :mod:`~ono99.web.conn` one connection, :mod:`~ono99.web.settings`
 and :mod:`~ono99.web.errors`, :mod:`~ono99.web.store` the database,

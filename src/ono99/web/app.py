@@ -29,12 +29,9 @@ from ono99.web.companion import make_router as make_companion_router
 from ono99.web.errors import WebError, clean_name, no_table, one_line
 from ono99.web.guards import (
     BODY_LIMIT,
-    BODY_SECONDS,
-    HEADER_SECONDS,
     PAGE_HEADERS,
     BodyLimit,
     SecurityHeaders,
-    http_protocol,
     public_origin,
     same_origin,
 )
@@ -61,15 +58,7 @@ from ono99.web.tables import Table
 from ono99.web.words_api import make_router as make_words_router
 from ono99.web.ws import serve_socket
 
-__all__ = [
-    "create_app",
-    "http_protocol",
-    "public_origin",
-    "STATIC_DIR",
-    "BODY_LIMIT",
-    "BODY_SECONDS",
-    "HEADER_SECONDS",
-]
+__all__ = ["create_app", "STATIC_DIR"]
 
 log = logging.getLogger("ono99.web")
 
