@@ -108,7 +108,45 @@ def test_hostile_bodies_never_5xx(server: Server, content: bytes) -> None:
 
 def test_big_body_is_413(server: Server) -> None:
     r = httpx.post(server.url + "/api/tables", content=b" " * 100_000)
-    assert r.status_code == 413 and r.json()["error"]
+    assert r.status_code == 413 and r.json() == {"error": "the request body is too large"}
+
+
+@pytest.mark.parametrize("lang", ["ta", "gu", "uz", "my", "kn"])
+def test_big_body_is_refused_in_the_clients_language(server: Server, lang: str) -> None:
+    """The body guard answers before any route, in the language the request asks for
+    (Accept-Language, or ``?lang=``), as every other refusal does; a record over the
+    replay limit gets the same line, with ``move`` null."""
+    from ono99.web.announce import catalog
+    from ono99.web.guards import RECORD_LIMIT, TOO_LARGE
+
+    want = catalog(lang).gettext(TOO_LARGE)
+    assert want != TOO_LARGE  # translated
+    big = b" " * 100_000
+    r = httpx.post(server.url + "/api/tables", content=big, headers={"Accept-Language": lang})
+    assert r.status_code == 413 and r.json() == {"error": want}
+    r = httpx.post(f"{server.url}/api/tables?lang={lang}", content=big)
+    assert r.status_code == 413 and r.json() == {"error": want}
+    r = httpx.post(f"{server.url}/api/replay?lang={lang}", content=b" " * (RECORD_LIMIT + 1))
+    assert r.status_code == 413 and r.json()["error"] == want
+
+
+def test_replay_router_alone_refuses_a_big_record_in_the_clients_language() -> None:
+    """``POST /api/replay`` mounted without the body guard refuses a record over
+    ``RECORD_LIMIT`` itself, with the guard's line in the client's language."""
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from ono99.web.announce import catalog
+    from ono99.web.guards import RECORD_LIMIT, TOO_LARGE
+    from ono99.web.replay_api import make_router
+
+    app = FastAPI()
+    app.include_router(make_router())
+    with TestClient(app) as client:
+        r = client.post("/api/replay", content=b" " * (RECORD_LIMIT + 1),
+                        headers={"Accept-Language": "kn-IN,kn;q=0.9"})  # fmt: skip
+    assert r.status_code == 413
+    assert r.json() == {"error": catalog("kn").gettext(TOO_LARGE), "move": None}
 
 
 def test_unknown_table_and_wrong_token_answer_alike(server: Server) -> None:

@@ -32,7 +32,9 @@ from server_helpers import Client, Server, arun, join, start
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from ono99.web.announce import catalog
 from ono99.web.app import create_app
+from ono99.web.guards import TOO_SLOW
 from ono99.web.limits import FRAME_LIMIT, Limits
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -300,12 +302,13 @@ def test_slow_headers_and_slow_bodies_time_out(tmp_path: Path) -> None:
         assert took < 4, took
         took = _slow_client(srv.port, b"", b"G", 0.3, 8)  # not even a request line
         assert took < 4, took
-        # a body that does not come: 408 with a one-line JSON error
+        # a body that does not come: 408 with a one-line JSON error, in the language the
+        # request asks for
         with socket.create_connection(("127.0.0.1", srv.port), timeout=8) as s:
             t0 = time.monotonic()
             s.sendall(
                 b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                b'Content-Length: 100\r\n\r\n{"players"'
+                b'Accept-Language: uz\r\nContent-Length: 100\r\n\r\n{"players"'
             )
             answer = b""
             with contextlib.suppress(TimeoutError):
@@ -317,7 +320,7 @@ def test_slow_headers_and_slow_bodies_time_out(tmp_path: Path) -> None:
             assert time.monotonic() - t0 < 4
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 408"), answer
-        assert json.loads(body)["error"]
+        assert json.loads(body) == {"error": catalog("uz").gettext(TOO_SLOW)} != {"error": TOO_SLOW}
         # normal requests still work
         assert httpx.get(srv.url + "/healthz").status_code == 200
         assert httpx.post(srv.url + "/api/tables", json={"players": 2}).status_code == 201

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import gettext
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from ono99 import i18n
 from ono99.cards import action_code
@@ -25,7 +25,7 @@ from ono99.texts import preset_words
 
 __all__ = [
     "catalog", "catalog_json", "presets_json", "speaking", "event_json", "by_bot_text", "translate",
-    "pick_language",
+    "pick_language", "request_language",
 ]  # fmt: skip
 
 
@@ -75,6 +75,22 @@ def pick_language(value: str | None) -> str:
         if code in i18n.LANGUAGES:
             return code
     return "en"
+
+
+class _Request(Protocol):
+    """What :func:`request_language` reads of a request (Starlette's ``HTTPConnection``;
+    no web library is imported here: this module also runs in the browser, Pyodide)."""
+
+    @property
+    def query_params(self) -> Mapping[str, str]: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+
+def request_language(request: _Request) -> str:
+    """The language a request asks for: ``?lang=``, else its Accept-Language header."""
+    return pick_language(request.query_params.get("lang") or request.headers.get("accept-language"))
 
 
 @contextmanager

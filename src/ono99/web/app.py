@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ono99.errors import Ono99Error
 from ono99.i18n import N_
-from ono99.web.announce import catalog, pick_language, translate
+from ono99.web.announce import catalog, request_language, translate
 from ono99.web.companion import make_router as make_companion_router
 from ono99.web.errors import WebError, clean_name, no_table, one_line
 from ono99.web.guards import (
@@ -74,10 +74,6 @@ PLACEHOLDER = """<!doctype html>
 """
 
 
-def _lang(request: Request) -> str:
-    return pick_language(request.query_params.get("lang") or request.headers.get("accept-language"))
-
-
 def _error(request: Request, status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": one_line(text)}, status_code=status)
 
@@ -111,7 +107,7 @@ def _documented(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def _validation_text(request: Request, errors: Any) -> str:
-    tr = catalog(_lang(request))
+    tr = catalog(request_language(request))
     try:
         first = errors[0]
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
@@ -223,7 +219,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        tr = catalog(_lang(request))
+        tr = catalog(request_language(request))
         if exc.status_code == 404:
             text = tr.gettext(N_("not found"))
         elif exc.status_code == 405:
@@ -235,16 +231,18 @@ def create_app(
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> JSONResponse:
-        return _error(request, exc.status, exc.text(_lang(request)))
+        return _error(request, exc.status, exc.text(request_language(request)))
 
     @app.exception_handler(Ono99Error)
     async def _engine_error(request: Request, exc: Ono99Error) -> JSONResponse:
-        return _error(request, 400, translate(exc, _lang(request)))
+        return _error(request, 400, translate(exc, request_language(request)))
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
         log.exception("ono99: unexpected error on %s", request.url.path)
-        return _error(request, 500, catalog(_lang(request)).gettext(N_("internal error")))
+        return _error(
+            request, 500, catalog(request_language(request)).gettext(N_("internal error"))
+        )
 
     # ------------------------------------------------------------------ pages
 
@@ -368,7 +366,7 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
-        lang = pick_language(websocket.query_params.get("lang"))
+        lang = request_language(websocket)
         token = websocket.query_params.get("token")
         ip = client_ip(websocket.scope)
         origin = websocket.headers.get("origin")

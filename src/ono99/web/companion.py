@@ -37,7 +37,7 @@ from sqlalchemy import (
 from ono99.errors import Ono99Error
 from ono99.i18n import N_
 from ono99.tracking import Tracker
-from ono99.web.announce import catalog, pick_language
+from ono99.web.announce import catalog, request_language
 from ono99.web.companion_core import (
     CHANGES,
     CompanionError,
@@ -177,15 +177,10 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
                 holder["s"] = CompanionStore(db_url)
             return holder["s"]
 
-    def lang_of(request: Request) -> str:
-        return pick_language(
-            request.query_params.get("lang") or request.headers.get("accept-language")
-        )
-
     def err(request: Request, e: Exception, status: int = 400, **extra: Any) -> JSONResponse:
         if isinstance(e, _Error):
             status = e.status
-        text = error_text(e, lang_of(request))
+        text = error_text(e, request_language(request))
         return JSONResponse({"error": text, **extra}, status_code=status)
 
     async def body(request: Request) -> dict[str, Any]:
@@ -293,7 +288,9 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
         g = _Game(secrets.token_urlsafe(18), tracker, 1)
         games[g.id] = g
         await save(g, new=True)
-        return JSONResponse(_payload(g, lang_of(request), tracker.last_events), status_code=201)
+        return JSONResponse(
+            _payload(g, request_language(request), tracker.last_events), status_code=201
+        )
 
     @router.get("/api/companion/{game_id}")
     async def get(game_id: str, request: Request) -> Response:
@@ -301,7 +298,9 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
         if isinstance(g, Response):
             return g
         # with the record: a page that follows games itself takes the game from here
-        return JSONResponse({**_payload(g, lang_of(request)), "record": game_data(g.tracker)})
+        return JSONResponse(
+            {**_payload(g, request_language(request)), "record": game_data(g.tracker)}
+        )
 
     @router.put("/api/companion/{game_id}")
     async def push(game_id: str, request: Request) -> Response:
@@ -320,7 +319,7 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
             return err(request, e)
         req = data.get("req")
         req = req if isinstance(req, str) and 8 <= len(req) <= 64 else None
-        lang = lang_of(request)
+        lang = request_language(request)
         try:
             g = await get_game(game_id)
         except _Error as e:
@@ -382,7 +381,7 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
             data = await body(request)
         except _Error as e:
             return err(request, e)
-        lang = lang_of(request)
+        lang = request_language(request)
         async with g.lock:
             req = data.get("req")
             if not isinstance(req, str) or not 8 <= len(req) <= 64:

@@ -9,13 +9,16 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ono99.i18n import N_
+from ono99.web.announce import catalog, request_language
 from ono99.web.limits import Limits
 
 __all__ = [
     "BODY_LIMIT", "BODY_SECONDS", "HEADER_SECONDS", "NOSNIFF", "PAGE_HEADERS", "RECORD_LIMIT",
-    "BodyLimit", "SecurityHeaders", "http_protocol", "public_origin", "same_origin",
+    "TOO_LARGE", "TOO_SLOW", "BodyLimit", "SecurityHeaders", "http_protocol", "public_origin", "same_origin",
 ]  # fmt: skip
 
 #: the largest request body or websocket message, in bytes
@@ -26,6 +29,9 @@ RECORD_LIMIT = 1_000_000
 #: request line and headers (then it is closed): ``Limits.body_seconds``/``header_seconds``
 BODY_SECONDS = Limits.body_seconds
 HEADER_SECONDS = Limits.header_seconds
+#: the answers to a body over the limit (413) and to one that came too slowly (408)
+TOO_LARGE = N_("the request body is too large")
+TOO_SLOW = N_("the request body came too slowly")
 
 #: the page runs only its own files: nothing a name or a message holds can run as script
 PAGE_HEADERS = {
@@ -131,7 +137,7 @@ class BodyLimit:
             except ValueError:
                 too_big = True
         if too_big:
-            await self._refuse(send)
+            await _refuse(scope, send, 413, TOO_LARGE)
             return
         seen = 0
         whole = False  # the last part of the body came: later reads wait for the disconnect
@@ -173,21 +179,23 @@ class BodyLimit:
             await self.app(scope, limited, watched)
         except _TooBig:
             if not started:
-                await self._refuse(send)
+                await _refuse(scope, send, 413, TOO_LARGE)
         except _TooSlow:
             if not started:
-                await self._refuse(send, 408, "the request body came too slowly")
+                await _refuse(scope, send, 408, TOO_SLOW)
 
-    async def _refuse(
-        self, send: Send, status: int = 413, text: str = "the request body is too large"
-    ) -> None:
-        body = json.dumps({"error": text}).encode()
-        await send(
-            {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode())]}
-        )  # fmt: skip
-        await send({"type": "http.response.body", "body": body})
+
+async def _refuse(scope: Scope, send: Send, status: int, message: str) -> None:
+    """Answer ``{"error": message}`` in the language the request asks for: this guard
+    answers before any route has read the request."""
+    text = catalog(request_language(HTTPConnection(scope))).gettext(message)
+    body = json.dumps({"error": text}, ensure_ascii=False).encode()
+    await send(
+        {"type": "http.response.start", "status": status,
+         "headers": [(b"content-type", b"application/json; charset=utf-8"),
+                     (b"content-length", str(len(body)).encode())]}
+    )  # fmt: skip
+    await send({"type": "http.response.body", "body": body})
 
 
 def http_protocol(seconds: float = HEADER_SECONDS) -> Any:

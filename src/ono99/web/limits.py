@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ono99.i18n import N_
-from ono99.web.announce import catalog, pick_language
+from ono99.web.announce import catalog, request_language
 
 __all__ = [
     "ENV",
@@ -322,11 +322,7 @@ class RateLimit:
         ):
             await self.app(scope, receive, send)
             return
-        request = Request(scope)
-        lang = pick_language(
-            request.query_params.get("lang") or request.headers.get("accept-language")
-        )
-        text = catalog(lang).gettext(TOO_MANY_REQUESTS)
+        text = catalog(request_language(Request(scope))).gettext(TOO_MANY_REQUESTS)
         body = json.dumps({"error": text}, ensure_ascii=False).encode()
         retry = (
             1

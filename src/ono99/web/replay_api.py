@@ -31,7 +31,7 @@ from ono99.events import Event
 from ono99.narrate import narrate
 from ono99.records import ReplayError, apply_move
 from ono99.rules import Rules
-from ono99.web.announce import pick_language, speaking, translate
+from ono99.web.announce import catalog, request_language, speaking, translate
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -135,15 +135,15 @@ def make_router() -> APIRouter:
     from fastapi.responses import JSONResponse
     from starlette.requests import Request
 
+    from ono99.web.guards import RECORD_LIMIT, TOO_LARGE
+
     router = APIRouter()
 
     async def post_replay(request: Request) -> JSONResponse:
+        lang = request_language(request)
         body = await request.body()
-        if len(body) > 1_000_000:
-            return JSONResponse({"error": "the record is too large", "move": None}, 413)
-        lang = pick_language(
-            request.query_params.get("lang") or request.headers.get("accept-language")
-        )
+        if len(body) > RECORD_LIMIT:  # the router mounted without the guard: the same answer
+            return JSONResponse({"error": catalog(lang).gettext(TOO_LARGE), "move": None}, 413)
         try:
             steps = replay_steps(json.loads(body), lang)
         except ReplayError as e:
