@@ -269,6 +269,13 @@ class Hub:
         """Forget the finished tables nobody has been connected to for ``finished_grace``
         seconds (``get`` loads them again from the database when asked for), and delete
         the lobby tables older than ``lobby_seconds`` (memory and database)."""
+        # each part in its own frame: a table forgotten must not stay referenced by a loop
+        # variable while the sweep waits on the database
+        await self._forget_finished()
+        if self.lobby_seconds > 0:
+            await self._forget_lobbies()
+
+    async def _forget_finished(self) -> None:
         now = time.monotonic()
         for table_id, t in list(self.tables.items()):
             if t.phase != "over" or t.conns or t.lock.locked():
@@ -277,16 +284,17 @@ class Hub:
             since = self._idle_since.setdefault(table_id, now)
             if now - since >= self.finished_grace:
                 await self._forget(t)
-        if self.lobby_seconds > 0:
-            cutoff = time.time() - self.lobby_seconds
-            gone = set(await self.db(self.store.delete_expired_lobbies, cutoff))
-            for lobby in list(self.tables.values()):
-                # also one another process (same PostgreSQL) deleted already
-                expired = lobby.id in gone or lobby.created < cutoff
-                if lobby.phase == "lobby" and expired and not lobby.lock.locked():
-                    for c in list(lobby.conns):
-                        c.queue.put_nowait(None)  # the writer closes the websocket
-                    await self._forget(lobby)
+
+    async def _forget_lobbies(self) -> None:
+        cutoff = time.time() - self.lobby_seconds
+        gone = set(await self.db(self.store.delete_expired_lobbies, cutoff))
+        for lobby in list(self.tables.values()):
+            # also one another process (same PostgreSQL) deleted already
+            expired = lobby.id in gone or lobby.created < cutoff
+            if lobby.phase == "lobby" and expired and not lobby.lock.locked():
+                for c in list(lobby.conns):
+                    c.queue.put_nowait(None)  # the writer closes the websocket
+                await self._forget(lobby)
 
     async def _forget(self, t: Table) -> None:
         self._idle_since.pop(t.id, None)
