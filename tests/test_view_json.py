@@ -51,3 +51,24 @@ def test_views_written_as_declared_through_whole_games(
         assert g.view(0).to_json()["winner"] == (
             list(g.winner) if isinstance(g.winner, list) else g.winner
         )
+
+
+@pytest.mark.parametrize(("rules", "options"), PRESETS)
+def test_a_lobby_view_is_the_declared_view_with_nothing_dealt(
+    rules: str, options: dict[str, object]
+) -> None:
+    """R-SET-1 not yet done: a table's view before its first deal has the declared keys
+    and the started game's preset and options, no cards anywhere and nobody to move."""
+    from ono99.rules import make_rules
+    from ono99.view import lobby_view
+
+    r = make_rules(rules, options)
+    data = lobby_view(r, ["Ana", "", "Cy"]).to_json()
+    started = Game(rules, 3, seed=1, options=options).public_view().to_json()
+    assert list(data) == list(started) == [k.name for k in VIEW_JSON]
+    assert (data["rules"], data["options"]) == (started["rules"], started["options"])
+    assert data["names"] == ["Ana", "", "Cy"] and data["seat"] is None
+    assert data["hand"] == data["legal"] == data["discard"] == data["out"] == []
+    assert data["hand_sizes"] == [0, 0, 0] and data["laid_down"] == [[], [], []]
+    assert (data["total"], data["draw_pile"], data["round"], data["direction"]) == (0, 0, 0, 1)
+    assert data["to_move"] is data["owes_two"] is data["winner"] is data["pending_draw"] is None

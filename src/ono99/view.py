@@ -8,7 +8,7 @@ all. Bots and front ends receive views, never the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -18,7 +18,9 @@ from ono99.rules import Rules
 if TYPE_CHECKING:
     from ono99.game import Game
 
-__all__ = ["VIEW_JSON", "JsonKey", "PublicView", "PlayerView", "view_of", "public_view"]
+__all__ = [
+    "VIEW_JSON", "JsonKey", "PublicView", "PlayerView", "view_of", "public_view", "lobby_view",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,16 @@ def _public_fields(game: Game) -> tuple[Any, ...]:
 def public_view(game: Game) -> PublicView:
     """What everyone may know of ``game`` (a spectator's view)."""
     return PublicView(*_public_fields(game))
+
+
+def lobby_view(rules: Rules, names: Sequence[str]) -> PublicView:
+    """The public view of a table before its first deal (R-SET-1 not yet done): its seats,
+    no cards, nobody to move."""
+    n = len(names)
+    return PublicView(
+        rules, tuple(names), (0,) * n, 0, 1, None, None, 1, False, (), 0, ((),) * n,
+        (True,) * n, (True,) * n, (), (), None, None, 0, None, None, 0,
+    )  # fmt: skip
 
 
 def view_of(game: Game, seat: int) -> PlayerView:

@@ -31,7 +31,7 @@ from ono99.i18n import N_
 from ono99.records import to_record
 from ono99.rules import make_rules
 from ono99.texts import card_names, view_words
-from ono99.view import PublicView
+from ono99.view import PublicView, lobby_view
 from ono99.web.announce import by_bot_text, event_json, speaking, translate
 from ono99.web.conn import Conn
 from ono99.web.errors import WebError, clean_name, no_table
@@ -168,16 +168,10 @@ class Table:
         }
 
     def _lobby_view(self, seat: int | None) -> dict[str, Any]:
-        n = self.settings.players
-        names = [h.name if (h := self.humans.get(i)) else "" for i in range(n)]
-        return {
-            "seat": seat, "rules": self.settings.rules, "options": dict(self.settings.options),
-            "names": names, "hand": [], "hand_sizes": [0] * n, "total": 0, "direction": 1,
-            "to_move": None, "owes_two": None, "plays_left": 1, "legal": [], "bust_mode": False,
-            "discard": [], "draw_pile": 0, "laid_down": [[] for _ in range(n)], "out": [],
-            "round_out": [], "tokens": None, "scores": None, "round": 0, "winner": None,
-            "pending_draw": None,
-        }  # fmt: skip
+        """VIEW before the start: the view's keys (``VIEW_JSON``) with the seats joined."""
+        names = [h.name if (h := self.humans.get(i)) else "" for i in range(self.settings.players)]
+        rules = make_rules(self.settings.rules, self.settings.options)
+        return {**lobby_view(rules, names).to_json(), "seat": seat}
 
     def _seat_view(self, seat: int | None) -> PublicView | None:
         """The seat's own view (a spectator's: the public one); None before the start."""
