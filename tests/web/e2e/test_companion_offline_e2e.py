@@ -6,7 +6,8 @@ back. After every tap ``<main data-state>`` must equal what ``ono99.tracking.Tra
 fed the same taps here in Python, says, and the real game's public state.
 
 Pyodide comes from the folder ``scripts/fetch_pyodide.py`` fills (``.ci/run`` runs it);
-without it these tests skip locally and fail in CI.
+without it these tests skip locally and fail in CI. The CDN's address is answered from that
+folder too (``ONO99_PYODIDE=cdn``: the tests have no network).
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ from server_helpers import Server, free_port
 from test_companion_e2e import KEYS, PHONE, play_through, settle, state, tap
 
 from ono99.tracking import Tracker
-from ono99.web.companion_site import default_pyodide_dir, pyodide_missing
+from ono99.web.companion_site import (
+    PYODIDE_CDN,
+    PYODIDE_FILES,
+    default_pyodide_dir,
+    pyodide_missing,
+)
 from tracking_helpers import Move, feed, real_game
 
 #: data-state's fields (docs/companion.md "Deep link and page hooks")
@@ -226,6 +232,62 @@ def test_the_static_site_plays_with_no_ono99_server(
         ctx.close()
         httpd.shutdown()
         httpd.server_close()
+
+
+#: what the official CDN answers Pyodide's files with (the types and the CORS header a
+#: cross-origin module, fetch and streaming WebAssembly compile need)
+_CDN_TYPES = {".mjs": "text/javascript", ".wasm": "application/wasm", ".zip": "application/zip",
+              ".json": "application/json"}  # fmt: skip
+
+
+def test_pyodide_from_the_cdn_plays_and_is_kept_for_offline(
+    chromium: Any, pyodide: Path, tmp_path: Path
+) -> None:
+    """R-TURN-1, R-END-1: ``ONO99_PYODIDE=cdn`` (docs/companion.md: a pip user with no npm)
+    loads Pyodide from its official CDN address under the page's CSP. The CDN is played
+    here by answering its address with the fetched release's files, as the CDN does
+    (content types, CORS); the page must ask for nothing else there. The first visit
+    keeps the release in the service worker's cache: with the network and the CDN gone,
+    a reload follows a whole game."""
+    srv = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", "cdn").start()
+    asked: list[str] = []
+
+    def cdn(route: Any) -> None:
+        name = route.request.url[len(PYODIDE_CDN) :].split("?")[0]
+        asked.append(name)
+        f = pyodide / name
+        if name not in PYODIDE_FILES or not f.is_file():
+            route.fulfill(status=404, body="not on this CDN")
+            return
+        headers = {"content-type": _CDN_TYPES[f.suffix], "access-control-allow-origin": "*"}
+        route.fulfill(status=200, body=f.read_bytes(), headers=headers)
+
+    errors: list[str] = []
+    ctx = chromium.new_context(**PHONE)
+    try:
+        ctx.route(f"{PYODIDE_CDN}**", cdn)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{srv.url}/companion")
+        csp = httpx.get(f"{srv.url}/companion").headers["content-security-policy"]
+        assert f"script-src 'self' 'wasm-unsafe-eval' {PYODIDE_CDN};" in csp
+        first_visit(page, f"{srv.url}/companion")
+        assert set(asked) <= set(PYODIDE_FILES), asked  # nothing the cache would lack
+        assert {"pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"} <= set(asked), asked
+        ctx.unroute(f"{PYODIDE_CDN}**")
+        ctx.set_offline(True)
+        before = len(asked)
+        page.reload()
+        page.wait_for_selector("#setup:not([hidden])")
+        rules, names, first = "mattel2022", ["Ana", "Bo", "Cy"], 2
+        moves = list(real_game(rules, 3, 4, None, first))
+        new_game(page, link(f"{srv.url}/companion", rules, names, first, None))
+        twin = play(page, rules, names, first, moves)
+        assert state(page)["winner"] == moves[-1].state["winner"] == twin.state()["winner"]
+        assert len(asked) == before and not errors, (asked[before:], errors)
+    finally:
+        ctx.close()
+        srv.stop()
 
 
 def test_a_game_started_offline_is_sent_when_the_server_is_back(
