@@ -18,7 +18,8 @@ from ono99.web.limits import Limits
 
 __all__ = [
     "BODY_LIMIT", "BODY_SECONDS", "HEADER_SECONDS", "NOSNIFF", "PAGE_HEADERS", "RECORD_LIMIT",
-    "TOO_LARGE", "TOO_SLOW", "BodyLimit", "SecurityHeaders", "http_protocol", "public_origin", "same_origin",
+    "TOO_LARGE", "TOO_SLOW", "BodyLimit", "SecurityHeaders", "http_protocol", "public_origin",
+    "same_origin",
 ]  # fmt: skip
 
 #: the largest request body or websocket message, in bytes
