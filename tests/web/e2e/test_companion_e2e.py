@@ -435,6 +435,26 @@ def test_the_pad_and_undo_never_move(chromium: Any, server: Server, size: tuple[
         page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ta", "my"])
+def test_the_turn_line_has_room_on_a_phone(chromium: Any, server: Server, lang: str) -> None:
+    """R-END-1: at 390 px the turn line ("Bo wins the game!", "Ana to play") and the
+    direction beside the total are not squeezed into a sliver by the three tool buttons:
+    no word is cut off, and the line has at least a third of the screen's width."""
+    page = open_game(chromium, server, "mattel2022", ["Ana", "Bo", "Cy"], 0, lang=lang, **PHONE)
+    for code in ["10"] * 9 + ["bust", "bust"]:  # at 90 Ana, then Bo has no safe card: Cy wins
+        tap(page, code)
+    assert state(page)["winner"] == 2
+    bad = page.evaluate(
+        """() => ['#turn', '#direction'].map((sel) => { const el = document.querySelector(sel);
+              const w = el.getBoundingClientRect().width;
+              return el.scrollWidth > el.clientWidth + 1 || w < 130
+                ? `${sel}: ${Math.round(w)} px wide, text ${el.scrollWidth} px` : null; })
+            .filter(Boolean)"""
+    )
+    assert bad == [], (lang, bad)
+    page.context.close()
+
+
 #: records the Wake Lock requests the page makes
 FAKE_WAKE_LOCK = """
 window.__wake = [];
