@@ -347,3 +347,32 @@ def test_replay_viewer_steps_forward_and_back(
     page.click("#replay-first")
     assert step()["step"] == 0
     assert not errors, errors
+
+
+def test_a_record_file_that_is_not_json_is_told_in_the_pages_language(
+    server: Server, chromium: Any, tmp_path: Path
+) -> None:
+    """R-REC: a file that is not JSON, opened in the replay viewer of a Burmese page, is
+    one line in Burmese (the server's words, as ``ono99 replay`` has them), never the
+    browser's English ("Unexpected token ..."); a record saved with a byte order mark
+    (Notepad) opens."""
+    errors: list[str] = []
+    page = new_page(
+        chromium, server.url + "/?lang=my", errors, viewport={"width": 390, "height": 844}
+    )
+    page.wait_for_selector("#lobby:not([hidden])")
+    bad = tmp_path / "notes.json"
+    bad.write_text("not json at all")
+    page.set_input_files("#record-file", str(bad))
+    page.wait_for_selector("#error:not([hidden])")
+    want = tr("my", "not valid JSON (line {line}, column {column})").format(line=1, column=1)
+    assert page.inner_text("#error") == want
+    assert page.get_attribute("#main", "data-view") == "lobby"
+    record = {"rules": "mattel2022", "players": ["Ana", "Bo"], "seed": 2**127, "moves": ["5"]}
+    bom = tmp_path / "notepad.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps(record).encode())
+    page.set_input_files("#record-file", str(bom))
+    page.wait_for_selector("#replay:not([hidden])")
+    assert page.is_hidden("#error")
+    assert json.loads(page.get_attribute("#main", "data-replay") or "{}")["seed"] == str(2**127)
+    assert not errors, errors

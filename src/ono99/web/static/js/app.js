@@ -879,7 +879,17 @@ async function openReplayOfTable() {
 async function openReplayFile(file) {
   showError("");
   try {
-    const record = api.parseJSON(await file.text()); // every digit of the seed kept
+    // a byte order mark (a file saved by Notepad) is not part of the record
+    const text = (await file.text()).replace(/^\uFEFF/, "");
+    let record;
+    try {
+      record = api.parseJSON(text); // every digit of the seed kept
+    } catch (_e) {
+      // not JSON to the browser: the text goes as it is, and the server says what is
+      // wrong with it in the page's language (as `ono99 replay` says it), never the
+      // browser's own English
+      record = text;
+    }
     await replay.open(record);
   } catch (err) {
     showError(err.message);

@@ -28,7 +28,9 @@ export class ReplayViewer {
   /** The record as a file, every digit as it came. */
   download() {
     if (!this.record) return;
-    const blob = new Blob([`${api.stringifyJSON(this.record, 2)}\n`], { type: "application/json" });
+    // a record the browser could not parse (only the server could) goes back as it came
+    const text = typeof this.record === "string" ? this.record : `${api.stringifyJSON(this.record, 2)}\n`;
+    const blob = new Blob([text], { type: "application/json" });
     const a = h("a", { href: URL.createObjectURL(blob), download: "ono99-record.json" });
     document.body.append(a);
     a.click();
@@ -36,7 +38,8 @@ export class ReplayViewer {
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   }
 
-  /** `record`: a parsed record (api.parseJSON: big integers as BigInt). */
+  /** `record`: a parsed record (api.parseJSON: big integers as BigInt), or the text of
+   * one the browser could not parse (the server parses it, or says why not). */
   async open(record) {
     const data = await api.replaySteps(record);
     this.record = record;
@@ -85,7 +88,7 @@ export class ReplayViewer {
     const s = step.state;
     const names = s.players;
     const last = this.steps.length - 1;
-    const seed = this.record && this.record.seed !== undefined && this.record.seed !== null ? String(this.record.seed) : "";
+    const seed = this.record && typeof this.record === "object" && this.record.seed !== undefined && this.record.seed !== null ? String(this.record.seed) : "";
     $("#main").dataset.replay = JSON.stringify({ step: this.i, steps: this.steps.length, total: s.total, seed });
     $("#replay-seed").textContent = seed ? `${t("Seed")}: ${seed}` : "";
     $("#replay-pos").textContent = t("Move {index} of {count}", { index: this.i, count: last });
