@@ -27,6 +27,7 @@ __all__ = [
     "parse_record",
     "parse_deal",
     "load_record",
+    "record_json",
     "replay",
     "to_record",
     "state_json",
@@ -261,17 +262,22 @@ def _deals(raw: Any) -> list[Deal]:
     return deals
 
 
-def load_record(text: str) -> ParsedRecord:
-    """Parse record JSON text (a leading UTF-8 byte order mark is ignored)."""
+def record_json(text: str) -> Any:
+    """A record's JSON text, parsed (a leading UTF-8 byte order mark is ignored); text that
+    is not JSON is a :class:`RecordError` saying where."""
     try:
-        data = json.loads(text.removeprefix("\ufeff"), parse_int=parse_json_int)
+        return json.loads(text.removeprefix("\ufeff"), parse_int=parse_json_int)
     except json.JSONDecodeError as e:
         raise RecordError(
             N_("not valid JSON (line {line}, column {column})"), line=e.lineno, column=e.colno
         ) from None
     except RecursionError:
         raise RecordError(N_("not valid JSON: nested too deeply")) from None
-    return parse_record(data)
+
+
+def load_record(text: str) -> ParsedRecord:
+    """Parse record JSON text (a leading UTF-8 byte order mark is ignored)."""
+    return parse_record(record_json(text))
 
 
 def replay(record: ParsedRecord | Mapping[str, Any], events: bool = True) -> Game:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
 import pytest
 from server_helpers import Client, Server, arun, create, join, play_to_end, start
 
+from ono99.i18n import translator
 from ono99.records import replay
 
 
@@ -211,3 +213,28 @@ def test_replay_api_is_mounted(server: Server) -> None:
     assert r.status_code == 200 and len(r.json()["steps"]) == 1
     bad = httpx.post(server.url + "/api/replay", json={"players": 9})
     assert bad.status_code == 400 and bad.json()["error"]
+
+
+@pytest.mark.parametrize("lang", ["ta", "my"])
+def test_replay_api_words_a_body_that_is_not_a_record_in_the_pages_language(
+    server: Server, lang: str
+) -> None:
+    """R-REC: a record file that is not JSON (the replay viewer's upload), not UTF-8 or
+    too large is one line in ``?lang=``, worded as ``ono99 replay`` words it, never
+    Python's own English; a UTF-8 byte order mark (a file saved by Notepad) is ignored."""
+    say = translator(lang).gettext
+    url = f"{server.url}/api/replay?lang={lang}"
+    headers = {"Content-Type": "application/json"}
+    r = httpx.post(url, content=b'{"players": 2,', headers=headers)
+    want = say("not valid JSON (line {line}, column {column})").format(line=1, column=15)
+    assert r.status_code == 400 and r.json() == {"error": want, "move": None}
+    assert "Expecting" not in r.text
+    r = httpx.post(url, content=b"\xff\xfe{}", headers=headers)
+    assert r.status_code == 400 and r.json()["error"] == say("the record is not UTF-8 text")
+    r = httpx.post(url, content=b"[" * 100_000 + b"]" * 100_000, headers=headers)
+    assert r.status_code == 400 and r.json()["error"] != "maximum recursion depth exceeded"
+    r = httpx.post(url, content=b" " * 1_000_001, headers=headers)
+    assert r.status_code == 413 and r.json()["error"] == say("the request body is too large")
+    rec = {"rules": "mattel2022", "players": ["Ana", "Bo"], "seed": 1, "moves": []}
+    r = httpx.post(url, content=b"\xef\xbb\xbf" + json.dumps(rec).encode(), headers=headers)
+    assert r.status_code == 200 and len(r.json()["steps"]) == 1

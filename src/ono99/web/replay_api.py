@@ -20,23 +20,23 @@ as that integer, so either form replays.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ono99 import parse_record, state_json
 from ono99.cards import action_code
-from ono99.errors import Ono99Error
+from ono99.errors import Ono99Error, RecordError
 from ono99.events import Event
+from ono99.i18n import N_
 from ono99.narrate import narrate
-from ono99.records import ReplayError, apply_move
+from ono99.records import ReplayError, apply_move, record_json
 from ono99.rules import Rules
 from ono99.web.announce import catalog, request_language, speaking, translate
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
-__all__ = ["MAX_MOVES", "replay_steps", "event_json", "make_router"]
+__all__ = ["MAX_MOVES", "replay_steps", "event_json", "parse_body", "make_router"]
 
 #: longest record the endpoint replays (a long points game has a few thousand moves)
 MAX_MOVES = 20_000
@@ -97,7 +97,9 @@ def replay_steps(record: Any, lang: str = "en") -> list[dict[str, Any]]:
 
 def _steps(parsed: Any) -> list[dict[str, Any]]:
     if len(parsed.moves) > MAX_MOVES:
-        raise ValueError(f"a record of at most {MAX_MOVES} moves can be replayed here")
+        raise RecordError(
+            N_("a record of at most {count} moves can be replayed here"), count=MAX_MOVES
+        )
     game = parsed.new_game(events=True)
     names, rules = game.names, game.rules
     events = game.events if game.events is not None else []
@@ -127,6 +129,24 @@ def _steps(parsed: Any) -> list[dict[str, Any]]:
     return steps
 
 
+def parse_body(body: bytes) -> Any:
+    """A posted record's JSON, every failure a :class:`RecordError` worded as
+    ``ono99 replay`` words a file's (the catalogs translate it), never Python's own English.
+
+    >>> parse_body(b'\\xef\\xbb\\xbf{"players": 2}')  # a byte order mark is ignored
+    {'players': 2}
+    >>> parse_body(b'{"players": 2,')
+    Traceback (most recent call last):
+    ...
+    ono99.errors.RecordError: not valid JSON (line 1, column 15)
+    """
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(N_("the record is not UTF-8 text")) from None
+    return record_json(text)
+
+
 def make_router() -> APIRouter:
     """A FastAPI router with ``POST /api/replay`` (body: a record; 200 ``{"steps": [...]}``,
     400 ``{"error", "move"}`` for a bad record or an illegal move). Mount it with
@@ -145,7 +165,7 @@ def make_router() -> APIRouter:
         if len(body) > RECORD_LIMIT:  # the router mounted without the guard: the same answer
             return JSONResponse({"error": catalog(lang).gettext(TOO_LARGE), "move": None}, 413)
         try:
-            steps = replay_steps(json.loads(body), lang)
+            steps = replay_steps(parse_body(body), lang)
         except ReplayError as e:
             return JSONResponse({"error": translate(e, lang)[:300], "move": e.move}, 400)
         except (Ono99Error, ValueError, TypeError, RecursionError) as e:
