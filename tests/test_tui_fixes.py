@@ -6,6 +6,7 @@ a subprocess, as a script or a screen reader uses it.
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -355,6 +356,31 @@ def test_final_order_shared_win_and_points() -> None:
     order = final_order(view)
     assert order[0] == view.winner and sorted(order) == [0, 1, 2]
     assert order[1:] == list(reversed(view.out))
+
+
+def test_the_winner_is_called_the_winner_even_when_out_too() -> None:
+    """R-END-3 (elimination mode): every score passed the target in the same round, so
+    every seat is out and the lowest score wins; the winner's standing is "winner", never
+    "out of the game", and so in an elimination game's end (R-END-1)."""
+    from ono99.texts import standing_text
+
+    opts = {"scoring": "points", "target": 40, "points_mode": "elimination"}
+    g = Game("classic1980", 3, options=opts, seed=0)
+    rng = random.Random(0)
+    while not g.is_over:
+        acting = g.acting()
+        seat = min(acting)
+        g.apply(rng.choice(acting[seat]), seat)
+    assert isinstance(g.winner, int) and g.out == [0, 1, 2]  # the case at hand: all out
+    view = g.view(0)
+    for seat in range(3):
+        words = standing_text(view, seat)
+        assert ("winner" in words) is (seat == g.winner), words
+        assert ("out of the game" in words) is (seat != g.winner), words
+    m = Game("mattel2022", 3, seed=3)
+    while not m.is_over:
+        m.apply(m.legal_actions()[0] if m.pending_draw is None else m.legal_actions()[-1])
+    assert isinstance(m.winner, int) and standing_text(m.view(0), m.winner) == "winner"
 
 
 # ---------------------------------------------------------------- 11. views and events only

@@ -184,9 +184,13 @@ def score_text(view: PlayerView, seat: int) -> str:
 
 
 def standing_text(view: PlayerView, seat: int) -> str:
-    """A player's tokens or score, and whether they are out."""
+    """A player's tokens or score, and whether they won or are out (the winner first: in
+    a points game where every score passed the target, the winner is out too, R-END-3)."""
     parts = [score_text(view, seat)] if score_text(view, seat) else []
-    if not view.alive[seat]:
+    w = view.winner
+    if w == seat or (isinstance(w, tuple) and seat in w):
+        parts.append(_("winner"))
+    elif not view.alive[seat]:
         parts.append(_("out of the game"))
     elif not view.active[seat]:
         parts.append(_("out of this round"))

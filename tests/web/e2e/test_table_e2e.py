@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from server_helpers import Server
 
 from ono99 import Game, replay, to_record
@@ -177,6 +176,11 @@ def test_two_people_and_a_bot_play_a_whole_game(
         page.wait_for_selector("#summary:not([hidden])")
     assert ana.text_content("#summary-title") == "Game over"
     assert bo.text_content("#summary-title") == tr("ta", "Game over") != "Game over"
+    # the winner's place in the list of players says so, and is not dimmed as out (R-END-1)
+    for page, lang in ((ana, "en"), (bo, "ta")):
+        li = page.locator(f'#players li[data-seat="{winner}"]')
+        assert tr(lang, "winner") in (li.locator(".facts").text_content() or "")
+        assert "out" not in (li.get_attribute("class") or "").split()
     bo.screenshot(path=str(artifacts / "game-over-ta.png"), full_page=True)
     ana.screenshot(path=str(artifacts / "game-over-en.png"), full_page=True)
 
@@ -316,8 +320,6 @@ def test_replay_viewer_steps_forward_and_back(
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
     record = to_record(game)
-    if httpx.post(server.url + "/api/replay", json=record).status_code == 404:
-        pytest.skip("the server does not mount ono99.web.replay_api (POST /api/replay) yet")
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     errors: list[str] = []
@@ -346,6 +348,42 @@ def test_replay_viewer_steps_forward_and_back(
     page.screenshot(path=str(artifacts / "replay-kn.png"), full_page=True)
     page.click("#replay-first")
     assert step()["step"] == 0
+    assert not errors, errors
+
+
+def test_the_winner_out_with_the_others_is_shown_as_the_winner(
+    server: Server, chromium: Any, tmp_path: Path
+) -> None:
+    """R-END-3 (elimination mode): every score passed the target in the same round, so all
+    three are out and the lowest score wins. At the replay's last step the winner's place
+    in the list says "winner" and is not dimmed as out; the others are out of the game."""
+    opts = {"scoring": "points", "target": 40, "points_mode": "elimination"}
+    game = Game("classic1980", ["Ana", "Bo", "Cy"], options=opts, seed=0)
+    rng = random.Random(0)
+    while not game.is_over:
+        acting = game.acting()
+        seat = min(acting)
+        game.apply(rng.choice(acting[seat]), seat)
+    assert isinstance(game.winner, int) and game.out == [0, 1, 2]  # the case at hand
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_record(game)))
+    errors: list[str] = []
+    page = new_page(chromium, server.url + "/?lang=gu", errors)
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#replay-last")
+    items = page.locator("#replay-players li")
+    assert items.count() == 3
+    for seat in range(3):
+        li = items.nth(seat)
+        facts = li.locator(".facts").text_content() or ""
+        dimmed = "out" in (li.get_attribute("class") or "").split()
+        if seat == game.winner:
+            assert tr("gu", "winner") in facts and not dimmed, facts
+            assert tr("gu", "out of the game") not in facts, facts
+        else:
+            assert tr("gu", "out of the game") in facts and dimmed, facts
     assert not errors, errors
 
 

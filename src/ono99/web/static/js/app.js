@@ -11,7 +11,7 @@ import {
 import { collectOptions, fillOptions } from "./options.js";
 import { ReplayViewer } from "./replay.js";
 import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
-import { directionText, presetTitle, scoreText, statusText, winnerText } from "./words.js";
+import { directionText, isOut, presetTitle, scoreText, statusText, winnerText } from "./words.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
@@ -407,7 +407,7 @@ function renderTable() {
     if (v.pending_draw === s) facts.push(t("has a card to draw"));
     const turn = v.to_move === s;
     const li = h("li", {
-      class: ["player", turn ? "turn" : "", status ? "out" : "", s === v.seat ? "me" : ""].join(" ").trim(),
+      class: ["player", turn ? "turn" : "", isOut(v, s) ? "out" : "", s === v.seat ? "me" : ""].join(" ").trim(),
       "aria-current": turn ? "true" : null,
       dataset: { seat: String(s) },
     },
@@ -565,10 +565,7 @@ function showSummary(kind, lines, toldWinner = false) {
     const tr = h("tr", {}, h("th", { scope: "row", text: name }));
     if (v.tokens) tr.append(h("td", { text: String(v.tokens[s]) }));
     if (v.scores) tr.append(h("td", { text: String(v.scores[s]) }));
-    let status = statusText(v, s);
-    const w = v.winner;
-    if (w === s || (Array.isArray(w) && w.includes(s))) status = t("winner");
-    tr.append(h("td", { text: status }));
+    tr.append(h("td", { text: statusText(v, s) }));
     return tr;
   });
   fill($("#standings"), h("thead", {}, head), h("tbody", {}, rows));

@@ -9,7 +9,7 @@ import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetLi
 import { keepGame, keptGame, loadEngine, newGameId, siteConfig } from "./local.js";
 import { collectOptions, fillOptions, setOptions } from "./options.js";
 import { formatNumber, onVoices, setSpeechEnabled, speak, speechEnabled, speechSupported, voiceFor } from "./speech.js";
-import { cardName, directionText, presetTitle, winnerText } from "./words.js";
+import { cardName, directionText, isOut, presetTitle, statusText, winnerText } from "./words.js";
 
 /** The engine's default preset: the first it lists. */
 function firstPreset() {
@@ -574,10 +574,10 @@ function render() {
       // R-END-3: a score waiting for the round's hands is not known: shown as "known + ?"
       meta.push(s.scores[seat] === null ? `${formatNumber(s.scores_known[seat], lang)} + ?` : formatNumber(s.scores[seat], lang));
     }
-    const cls = [seat === s.to_move ? "now" : "", (s.out || []).includes(seat) ? "out" : "",
-      (s.round_out || []).includes(seat) ? "round-out" : ""].join(" ").trim();
-    const title = (s.out || []).includes(seat) ? t("out of the game")
-      : (s.round_out || []).includes(seat) ? t("out of this round") : "";
+    const out = isOut(s, seat);
+    const cls = [seat === s.to_move ? "now" : "", out && (s.out || []).includes(seat) ? "out" : "",
+      out && (s.round_out || []).includes(seat) ? "round-out" : ""].join(" ").trim();
+    const title = statusText(s, seat);
     return h("li", { class: cls || null, title: title || null }, name,
       meta.length ? h("span", { class: "meta", text: meta.join(" ") }) : null);
   }));

@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { $, fill, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { cardName, directionText, winnerText } from "./words.js";
+import { cardName, directionText, isOut, statusText, winnerText } from "./words.js";
 
 export class ReplayViewer {
   constructor({ onClose, show, error }) {
@@ -105,14 +105,14 @@ export class ReplayViewer {
     const told = (step.events || []).some((e) => e.kind === "game_over");
     if (this.i === last && !told && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));
     fill($("#replay-lines"), lines.map((l) => h("li", { text: l })));
-    const out = new Set(s.out || []);
     fill($("#replay-players"), names.map((name, p) => {
       const facts = [];
       if (s.tokens) facts.push(tn("{count} token", "{count} tokens", s.tokens[p]));
       if (s.scores) facts.push(tn("{count} point", "{count} points", s.scores[p]));
-      if (out.has(p)) facts.push(t("out of the game"));
+      const status = statusText(s, p);
+      if (status) facts.push(status);
       const turn = s.to_move === p;
-      return h("li", { class: `player${turn ? " turn" : ""}${out.has(p) ? " out" : ""}`, "aria-current": turn ? "true" : null },
+      return h("li", { class: `player${turn ? " turn" : ""}${isOut(s, p) ? " out" : ""}`, "aria-current": turn ? "true" : null },
         h("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
         h("span", { class: "who" }, h("span", { class: "name", text: name })),
         h("span", { class: "facts", text: facts.join(" · ") }),

@@ -37,7 +37,22 @@ export function scoreText(view, seat) {
   return parts.join(", ");
 }
 
+/** Whether `seat` won the game (or shares the win): `winner` of a view or a state. */
+export function isWinner(view, seat) {
+  const w = view.winner;
+  return w === seat || (Array.isArray(w) && w.includes(seat));
+}
+
+/** Whether `seat` is out (of the game or of this round) and has not won. */
+export function isOut(view, seat) {
+  return !isWinner(view, seat) && ((view.out || []).includes(seat) || (view.round_out || []).includes(seat));
+}
+
+/** A seat's standing word, the same in every list of players: the winner first (in a
+ * points game where every score passed the target the winner is among those out,
+ * R-END-3), then out of the game, out of this round. As ono99/texts.py standing_text. */
 export function statusText(view, seat) {
+  if (isWinner(view, seat)) return t("winner");
   if ((view.out || []).includes(seat)) return t("out of the game");
   if ((view.round_out || []).includes(seat)) return t("out of this round");
   return "";
