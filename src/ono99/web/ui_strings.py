@@ -106,7 +106,8 @@ UI_STRINGS: tuple[str, ...] = (
     # TRANSLATORS: watch a table as a spectator, without a seat
     N_("Watch"),
     N_("Replay a game record"),
-    N_("Game record file"),
+    # TRANSLATORS: the button that opens a file picker for a saved game record
+    N_("Open a game record file…"),
     N_("Waiting for players"),
     # TRANSLATORS: the short code friends type to join a table
     N_("Table code"),

@@ -399,6 +399,11 @@ def test_a_record_file_that_is_not_json_is_told_in_the_pages_language(
         chromium, server.url + "/?lang=my", errors, viewport={"width": 390, "height": 844}
     )
     page.wait_for_selector("#lobby:not([hidden])")
+    # the file picker is a button in the page's language, not the browser's "Choose File"
+    pick = page.locator("label.file-pick")
+    assert pick.inner_text().strip() == tr("my", "Open a game record file…")
+    assert pick.bounding_box()["width"] > 0  # type: ignore[index]
+    assert page.eval_on_selector("#record-file", "e => getComputedStyle(e).opacity") == "0"
     bad = tmp_path / "notes.json"
     bad.write_text("not json at all")
     page.set_input_files("#record-file", str(bad))
