@@ -544,9 +544,14 @@ def test_http_errors_come_in_the_pages_language(server: Server, chromium: Any) -
     assert tamil["error"] != english["error"]
     page.fill("#join-code", "NOSUCH")
     page.fill("#join-name", "Ana")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(f"{r.method} {r.url}"))
     page.click("#join-button")
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error") == tamil["error"]
+    # the code and the id were looked up and neither is a table: no join is tried
+    assert [a for a in asked if "/api/" in a and "/join" in a] == [], asked
+    assert len([a for a in asked if "/api/" in a]) == 2, asked
     assert not errors, errors
 
 

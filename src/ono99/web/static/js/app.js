@@ -121,14 +121,19 @@ function tableLink(id) {
 async function resolveTable(x) {
   // an invitation code (GET /api/codes/{CODE}) or a table id (GET /api/tables/{ID})
   const lookups = /^[A-Za-z0-9]{4,8}$/.test(x) ? [api.resolveCode, api.tableInfo] : [api.tableInfo, api.resolveCode];
+  let missing = null;
   for (const look of lookups) {
     try {
       const info = await look(x);
       return { id: info.table || info.id || x, info };
     } catch (e) {
-      if (e.status && e.status !== 404 && e.status !== 405) throw e;
+      if (e.status === 404) missing = e;
+      else if (e.status !== 405) throw e;
     }
   }
+  // no table has that code or id: the server's own line ("no such table"), without
+  // asking it a third time by joining
+  if (missing) throw missing;
   return { id: x, info: null };
 }
 
