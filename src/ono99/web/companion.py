@@ -288,9 +288,8 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
         g = _Game(secrets.token_urlsafe(18), tracker, 1)
         games[g.id] = g
         await save(g, new=True)
-        return JSONResponse(
-            _payload(g, request_language(request), tracker.last_events), status_code=201
-        )
+        data = _payload(g, request_language(request), tracker.last_events)
+        return JSONResponse(data, status_code=201)
 
     @router.get("/api/companion/{game_id}")
     async def get(game_id: str, request: Request) -> Response:
@@ -298,9 +297,8 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
         if isinstance(g, Response):
             return g
         # with the record: a page that follows games itself takes the game from here
-        return JSONResponse(
-            {**_payload(g, request_language(request)), "record": game_data(g.tracker)}
-        )
+        data = {**_payload(g, request_language(request)), "record": game_data(g.tracker)}
+        return JSONResponse(data)
 
     @router.put("/api/companion/{game_id}")
     async def push(game_id: str, request: Request) -> Response:
