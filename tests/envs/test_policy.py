@@ -123,3 +123,22 @@ def test_importing_the_policy_bot_leaves_the_unknown_bot_message_alone() -> None
     with pytest.raises(Ono99Error) as info:
         make_bot("bogus")
     assert "policy" not in str(info.value) and "ismcts:N" in str(info.value)
+
+
+def test_a_policy_for_another_player_count_is_refused_before_the_arena_plays(
+    tmp_path: Path,
+) -> None:
+    """``ono99 arena --bots policy:P3.npz,greedy`` (2 players: one per bot) was a traceback
+    from the first game's first real decision; now the tournament is refused when it is set
+    up: one line, exit status 2 (CONTRACTS.md: bad arguments, never a traceback)."""
+    path = tmp_path / "p3.npz"
+    random_policy(3, 7).save(path)
+    with pytest.raises(ValueError, match=r"trained for 3 players.*not 2"):
+        make_spec([f"policy:{path}", "greedy"], games=4)
+    assert make_spec([f"policy:{path}", "greedy"], players=3, games=3).players == 3
+    cmd = [sys.executable, "-c", "from ono99.cli import main; main()", "arena",
+           "--bots", f"policy:{path},greedy", "--games", "4", "--workers", "1", "--json"]  # fmt: skip
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "trained for 3 players" in p.stderr
+    assert p.stdout == ""

@@ -124,9 +124,10 @@ def make_spec(
     bots = [b.strip() for b in bots]
     if not bots or any(not b for b in bots):
         raise ValueError(_("--bots needs a comma-separated list of bot names"))
+    made = []
     for b in bots:
         _check_iterations(b)
-        make_bot(b, 0)  # unknown names fail here
+        made.append(make_bot(b, 0))  # unknown names fail here
     n = len(bots) if players is None else players
     if n < len(bots):
         raise ValueError(
@@ -141,6 +142,8 @@ def make_spec(
                 preset=rules, low=r.min_players, high=r.max_players, count=n
             )
         )
+    for bot in made:  # e.g. a learned policy trained for another player count
+        bot.check_game(r, n)
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(
             _("{option} must be from {low} to {high}, not {value}").format(

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ono99.errors import Ono99Error
 from ono99.i18n import N_
 from ono99.view import PlayerView
+
+if TYPE_CHECKING:
+    from ono99.rules import Rules
 
 __all__ = ["BOTS", "PARAM_BOTS", "Bot", "make_bot", "register", "register_param"]
 
@@ -24,6 +28,10 @@ class Bot(ABC):
 
     def reset(self) -> None:  # noqa: B027 (optional hook)
         """Forget anything remembered from an earlier game."""
+
+    def check_game(self, rules: Rules, players: int) -> None:  # noqa: B027 (optional hook)
+        """Raise :class:`ValueError` (one line) if this bot cannot play such a game: called
+        when a tournament is set up, before any game is played."""
 
 
 #: name -> factory(seed) for every registered bot

@@ -24,12 +24,16 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ono99.bots.base import Bot, register_param
 from ono99.cards import NUM_ACTIONS
 from ono99.envs._deps import missing
+from ono99.i18n import _
 from ono99.view import PlayerView
+
+if TYPE_CHECKING:
+    from ono99.rules import Rules
 
 try:
     import numpy as np
@@ -37,7 +41,7 @@ try:
 except ImportError as e:  # pragma: no cover - the rl extra is installed in tests
     raise missing(__name__, e) from None
 
-from ono99.envs.encoding import encode
+from ono99.envs.encoding import encode, obs_size
 
 __all__ = ["MLPPolicy", "PolicyBot"]
 
@@ -108,6 +112,21 @@ class PolicyBot(Bot):
 
     def __init__(self, policy: MLPPolicy) -> None:
         self.policy = policy
+
+    def check_game(self, rules: Rules, players: int) -> None:
+        """A policy reads the observation of the player count it was trained for: refuse
+        another count before a game starts, in one line (not at its first decision)."""
+        size = int(self.policy.scale.shape[0])
+        if size != obs_size(players):
+            trained = self.policy.meta.get("players", "?")
+            raise ValueError(
+                # TRANSLATORS: a learned policy (ono99 arena --bots policy:FILE) used in a
+                # game of another player count; {size} is the length of its input vector
+                _(
+                    "this policy was trained for {trained} players (it reads {size}"
+                    " observation entries), not {players}: give --players {trained}"
+                ).format(trained=trained, size=size, players=players)
+            )
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal
