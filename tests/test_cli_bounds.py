@@ -218,3 +218,23 @@ def test_progress_bar_rules(monkeypatch: pytest.MonkeyPatch) -> None:
         progress(10)
     with long_run.long_run(10, False) as progress:
         assert progress is None
+
+
+def test_a_player_count_the_preset_does_not_take_is_worded_once(tmp_path: Path) -> None:
+    """R-SET-5: every command and the terminal's setup refuse a player count the preset
+    does not take with the one message of ``Rules.check_players`` (rule ID included), in
+    English and translated; ``play`` and ``arena`` wrote their own copy without the ID."""
+    from ono99.i18n import translator
+    from ono99.rules import make_rules
+
+    want = "mattel2022 is for 2 to 6 players, not 1 (R-SET-5)"
+    out = tmp_path / "out"
+    for args in (["play", "--plain"], ["bench", "--seconds", "0.1"],
+                 ["arena", "--bots", "random"], ["analyze", "--out", str(out)]):  # fmt: skip
+        assert one_line_error(run(*args, "--players", "1")) == f"ono99: error: {want}"
+    assert not out.exists()
+    ta = translator("ta").gettext("{preset} is for {low} to {high} players, not {count}")
+    said = one_line_error(run("arena", "--bots", "random", "--players", "9", "--lang", "ta"))
+    assert said.endswith(ta.format(preset="mattel2022", low=2, high=6, count=9) + " (R-SET-5)")
+    with pytest.raises(ValueError, match=r"not 7 \(R-SET-5\)"):
+        make_rules("mattel2022").check_players(7)

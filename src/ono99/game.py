@@ -119,11 +119,7 @@ def check_setup(
             N_("players must be a count or a list of names, not {value}"), value=repr(players)
         )
     n = players if isinstance(players, int) else len(players)
-    if not r.min_players <= n <= r.max_players:
-        raise RulesError(
-            N_("{preset} is for {low} to {high} players, not {count}"),
-            rule="R-SET-5", preset=r.preset, low=r.min_players, high=r.max_players, count=n,
-        )  # fmt: skip
+    r.check_players(n)
     if isinstance(players, int):
         names = [f"Player {i + 1}" for i in range(n)]
     else:

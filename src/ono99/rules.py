@@ -99,6 +99,16 @@ class Rules:
     def card_in_deck(self, card: int) -> bool:
         return 0 <= card < len(self.deck) and self.deck[card] > 0
 
+    def check_players(self, count: int) -> None:
+        """R-SET-5: :class:`RulesError` unless the preset is played by ``count`` players
+        (the one wording of it, for the engine and every front end)."""
+        if not self.min_players <= count <= self.max_players:
+            raise RulesError(
+                N_("{preset} is for {low} to {high} players, not {count}"),
+                rule="R-SET-5", preset=self.preset, low=self.min_players,
+                high=self.max_players, count=count,
+            )  # fmt: skip
+
 
 _DECK_CARDS: dict[tuple[int, ...], tuple[int, ...]] = {}
 

@@ -136,12 +136,7 @@ def make_spec(
             )
         )
     r = make_rules(rules, options)
-    if not r.min_players <= n <= r.max_players:
-        raise ValueError(
-            _("{preset} is for {low} to {high} players, not {count}").format(
-                preset=rules, low=r.min_players, high=r.max_players, count=n
-            )
-        )
+    r.check_players(n)
     for bot in made:  # e.g. a learned policy trained for another player count
         bot.check_game(r, n)
     if not 1 <= games <= MAX_GAMES:

@@ -28,10 +28,9 @@ from typing import Any, Literal
 
 from ono99.bots import BOTS, LEVELS, Bot, make_bot
 from ono99.cards import DRAW
-from ono99.errors import RulesError
 from ono99.events import Event
 from ono99.game import Game, new_seed
-from ono99.i18n import N_, _
+from ono99.i18n import _
 from ono99.records import to_record
 from ono99.rules import Rules, make_rules
 from ono99.texts import why_not
@@ -101,14 +100,7 @@ class Session:
         self.seed = seed if seed is not None else new_seed()
         if game is None:
             preset = make_rules(rules, options)
-            if not preset.min_players <= players <= preset.max_players:
-                raise RulesError(
-                    N_("{preset} is for {low} to {high} players, not {count}"),
-                    preset=preset.preset,
-                    low=preset.min_players,
-                    high=preset.max_players,
-                    count=players,
-                )
+            preset.check_players(players)
             names = [_("You"), *bot_player_names(players - 1)]
             game = Game(preset, names, seed=self.seed, dealer=dealer)
         elif isinstance(game.seed, int):

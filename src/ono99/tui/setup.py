@@ -299,13 +299,9 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             draw_seconds=draw_seconds,
         )
         try:
-            r = make_rules(preset, options)  # R-SET-6
+            make_rules(preset, options).check_players(settings.players)  # R-SET-6, R-SET-5
         except Ono99Error as e:
             return translate_error(e)
-        if not r.min_players <= settings.players <= r.max_players:  # R-SET-5
-            return _("{preset} is for {low} to {high} players, not {count}").format(
-                preset=preset, low=r.min_players, high=r.max_players, count=settings.players
-            )
         return settings
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
