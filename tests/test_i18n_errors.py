@@ -518,7 +518,7 @@ USAGE_CASES = [
     (["bench", "--players"], "Option '--players' requires an argument."),
     (["bench", "--json=1"], "Option '--json' does not take a value."),
     (["arena"], "Missing option '--bots'."),
-    (["replay"], "Missing argument 'file'."),
+    (["replay"], "Missing argument 'FILE'."),
     (["bench", "--players", "x"], "Invalid value for '--players': Input should be a valid "
      "integer, unable to parse string as an integer"),
     (["bench", "--seconds", "x"], "Invalid value for '--seconds': Input should be a valid "

@@ -20,7 +20,10 @@ from ono99.i18n import _
 )
 def companion_site(
     folder: Annotated[
-        Path, typer.Argument(help=_("The folder to write: new, empty, or an earlier site."))
+        Path,
+        typer.Argument(
+            metavar="FOLDER", help=_("The folder to write: new, empty, or an earlier site.")
+        ),
     ],
     pyodide: Annotated[
         str | None,

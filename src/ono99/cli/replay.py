@@ -55,7 +55,9 @@ def _tracking_record(text: str) -> dict[str, Any] | None:
     help=_("Replay a game record; tell it move by move, or print the final state (--json).")
 )
 def replay(
-    file: Annotated[str, typer.Argument(help=_("Game record (JSON), or - for stdin."))],
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help=_("Game record (JSON), or - for stdin."))
+    ],
     as_json: Annotated[
         bool, typer.Option("--json", help=_("Print the final state as JSON."))
     ] = False,
