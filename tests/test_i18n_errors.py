@@ -575,3 +575,23 @@ def test_translate_usage_error_keeps_unknown_messages(english: None) -> None:
     assert translate_usage_error(nested) == want
     i18n.set_language("en")
     assert translate_usage_error(nested) == nested
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_why_a_file_cannot_be_written_or_read_is_translated(lang: str, tmp_path: Path) -> None:
+    """The reason of an operating-system error was the C library's English ("Not a
+    directory") inside a translated line; it is the catalogs' (``i18n.os_reason``), and
+    ``replay --json`` keeps its English."""
+    out = "/dev/null/report"
+    line = error_line(run("analyze", "--bots", "random", "--players", "2", "--games", "2",
+                          "--out", out, "--lang", lang))  # fmt: skip
+    want = tr(lang, "cannot write to {path}: {reason}")
+    assert line == want.format(path=out, reason=tr(lang, "not a folder")), line
+    assert "directory" not in line
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(b'{"players": 2, "name": "Ren\xe9"}')
+    line = error_line(run("replay", str(bad), "--lang", lang))
+    reason = tr(lang, "not UTF-8 text")
+    assert line == tr(lang, "cannot read {path}: {reason}").format(path=bad, reason=reason)
+    p = run("replay", str(bad), "--json", "--lang", lang)
+    assert json.loads(p.stdout)["error"] == f"cannot read {bad}: not UTF-8 text"

@@ -8,6 +8,7 @@ thread and asyncio task has its own. The engine never produces words, only event
 
 from __future__ import annotations
 
+import errno
 import functools
 import gettext as _gettext
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from ono99.errors import Ono99Error
 
 __all__ = ["LANGUAGES", "LOCALE_DIR", "set_language", "get_language", "_", "ngettext", "N_",
-           "translator", "detect_language", "translate_error", "speaking"]  # fmt: skip
+           "translator", "detect_language", "translate_error", "speaking", "os_reason"]  # fmt: skip
 
 #: code -> name of the language in itself
 LANGUAGES: dict[str, str] = {
@@ -116,3 +117,35 @@ def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it yet (for text defined at import
     time, translated later with ``_(message)``)."""
     return message
+
+
+#: why a file or socket operation failed, by ``errno``, in the catalogs' words (an
+#: ``OSError``'s ``strerror`` is the C library's English whatever ``--lang`` says)
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.ENOTDIR: N_("not a folder"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EEXIST: N_("it already exists"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EADDRNOTAVAIL: N_("that address is not one of this machine's"),
+}
+
+
+def os_reason(error: OSError | UnicodeDecodeError) -> Ono99Error:
+    """Why ``error`` happened, as a parameter of a message: an :class:`Ono99Error`, so it
+    is translated with the message that holds it; in the system's own words where the
+    catalogs have none for it.
+
+    >>> str(os_reason(NotADirectoryError(errno.ENOTDIR, "Not a directory")))
+    'not a folder'
+    """
+    if isinstance(error, UnicodeDecodeError):
+        return Ono99Error(N_("not UTF-8 text"))
+    reason = _OS_REASONS.get(error.errno or 0)
+    if reason is not None:
+        return Ono99Error(reason)
+    return Ono99Error(error.strerror or type(error).__name__)

@@ -18,7 +18,7 @@ from ono99.cli import app, fail, params
 from ono99.cli.long_run import check_backend, check_ray, games_run
 from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.errors import Ono99Error
-from ono99.i18n import _, translate_error
+from ono99.i18n import _, os_reason, translate_error
 
 
 @app.command(
@@ -73,7 +73,7 @@ def analyze(
     except OSError as e:
         raise fail(
             _("cannot write to {path}: {reason}").format(
-                path=str(out), reason=e.strerror or type(e).__name__
+                path=str(out), reason=translate_error(os_reason(e))
             )
         ) from None
     check_ray(backend)
@@ -84,7 +84,7 @@ def analyze(
     except OSError as e:
         raise fail(
             _("cannot write to {path}: {reason}").format(
-                path=str(out), reason=e.strerror or type(e).__name__
+                path=str(out), reason=translate_error(os_reason(e))
             )
         ) from None
     if as_json:

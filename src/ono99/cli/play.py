@@ -19,7 +19,7 @@ import typer
 from ono99.cli import app, fail, use_language
 from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
-from ono99.i18n import LANGUAGES, _, translate_error
+from ono99.i18n import LANGUAGES, _, os_reason, translate_error
 from ono99.termsafe import terminal_safe
 from ono99.tui.session import (
     DEFAULT_DRAW_SECONDS,
@@ -68,7 +68,7 @@ class RecordSaver:
                 f.write(json.dumps(session.record()) + "\n")
         except OSError as e:
             error = _("cannot save the game record to {path}: {reason}").format(
-                path=str(path), reason=e.strerror or e
+                path=str(path), reason=translate_error(os_reason(e))
             )
             self.errors.append(error)
             if not self.quiet:
@@ -112,7 +112,7 @@ def check_record_path(path: str) -> None:
     except OSError as e:
         raise fail(
             _("cannot save the game record to {path}: {reason}").format(
-                path=path, reason=e.strerror or e
+                path=path, reason=translate_error(os_reason(e))
             )
         ) from None
 

@@ -12,7 +12,7 @@ import typer
 from ono99.cli import app, fail, use_language
 from ono99.cli.options import check_engine
 from ono99.errors import Ono99Error, RecordError, RulesError
-from ono99.i18n import N_, _, translate_error
+from ono99.i18n import N_, _, os_reason, translate_error
 from ono99.narrate import narrate, you_seat
 from ono99.records import ParsedRecord, ReplayError, apply_move, load_record, state_json
 from ono99.termsafe import terminal_safe
@@ -28,7 +28,9 @@ def _read(path: str) -> str:
     except IsADirectoryError:
         raise RecordError(N_("{path} is a directory, not a game record"), path=path) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(N_("cannot read {path}: {reason}"), path=path, reason=str(e)) from None
+        raise RecordError(
+            N_("cannot read {path}: {reason}"), path=path, reason=os_reason(e)
+        ) from None
 
 
 def _read_or_fail(path: str, as_json: bool) -> str:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ono99.cli import app, fail
-from ono99.i18n import _
+from ono99.i18n import _, os_reason, translate_error
 
 
 @app.command(help=_("Serve the web table: play ONO 99 with friends in the browser."))
@@ -133,7 +133,7 @@ def _listen(host: str, port: int) -> socket.socket:
                     "port {port} on {host} is in use (another server?); choose another with --port"
                 ).format(port=port, host=host)
             ) from None
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        reason = translate_error(os_reason(e)) if isinstance(e, OSError) else str(e)
         raise fail(
             _("cannot listen on {host} port {port}: {reason}").format(
                 host=host, port=port, reason=reason

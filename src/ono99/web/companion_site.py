@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import ono99
-from ono99.i18n import LANGUAGES, LOCALE_DIR, N_
+from ono99.i18n import LANGUAGES, LOCALE_DIR, N_, os_reason
 from ono99.web.announce import catalog_json
 
 __all__ = [
@@ -258,7 +258,7 @@ def write_site(folder: Path, source: Path | str | None) -> list[Path]:
         return _write(folder, source)
     except OSError as e:
         raise SiteError(
-            N_("cannot write {folder}: {reason}"), folder=str(folder), reason=e.strerror or e
+            N_("cannot write {folder}: {reason}"), folder=str(folder), reason=os_reason(e)
         ) from None
 
 
