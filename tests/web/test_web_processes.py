@@ -192,3 +192,43 @@ def test_kill_9_one_process_mid_game(two_servers: tuple[Server, Server]) -> None
     assert len(rec["moves"]) == final["view"]["moves"] > before["view"]["moves"]
     log = (b.log).read_text()
     assert "this process runs it now" in log
+
+
+def test_processes_starting_together_on_an_empty_database(pg_url: str) -> None:
+    """docs/deploy.md "Several processes": every process started with the same URL serves
+    every table, so they may all start at once (one unit per port, a `for` loop) on an
+    empty database. Each opens the store and its companion table at the same moment,
+    several times over; every one of them opens it (no duplicate-type error from two
+    concurrent ``CREATE TABLE``) and the schema is whole afterwards."""
+    import threading
+
+    import sqlalchemy as sa
+
+    from ono99.web.companion import CompanionStore
+    from ono99.web.store import Store
+
+    def open_both(gate: threading.Barrier, errors: list[BaseException]) -> None:
+        try:
+            gate.wait()
+            Store(pg_url).close()
+            CompanionStore(pg_url).engine.dispose()
+        except BaseException as e:  # every failure is the finding
+            errors.append(e)
+
+    n = 6
+    for _round in range(4):
+        gate = threading.Barrier(n)
+        errors: list[BaseException] = []
+        threads = [threading.Thread(target=open_both, args=(gate, errors)) for _ in range(n)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        assert not errors, [str(e).splitlines()[0] for e in errors]
+        store = Store(pg_url)
+        have = set(sa.inspect(store.engine).get_table_names())
+        assert {"ono99_tables", "ono99_seats", "ono99_moves", "ono99_owners"} <= have
+        assert "ono99_companion" in have
+        with store.engine.begin() as c:  # empty again for the next round
+            c.execute(sa.text("drop table " + ", ".join(sorted(have)) + " cascade"))
+        store.close()

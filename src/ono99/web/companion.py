@@ -56,7 +56,7 @@ from ono99.web.companion_site import (
     site_config,
 )
 from ono99.web.limits import is_json
-from ono99.web.store import open_engine
+from ono99.web.store import create_schema, open_engine
 from ono99.web.voice import MAX_TEXT, VOICES, available, synthesize
 
 __all__ = ["make_router", "CompanionStore"]
@@ -83,7 +83,7 @@ class CompanionStore:
 
     def __init__(self, url: str) -> None:
         self.engine: Engine = open_engine(url)  # the tables' database, set up alike
-        _meta.create_all(self.engine)
+        create_schema(self.engine, _meta)  # one process at a time (PostgreSQL)
 
     def save(self, game_id: str, version: int, data: dict[str, Any], new: bool) -> None:
         now = time.time()

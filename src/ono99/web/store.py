@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ __all__ = [
     "Store",
     "StoredTable",
     "StoredSeat",
+    "create_schema",
     "default_db_url",
     "engine_url",
     "open_engine",
@@ -69,7 +71,7 @@ tables_t = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("next_table", String(32)),
     # the turn timer's deadline (seconds since the epoch), stored with each game change so
-    # that it survives a restart; added after the first release (Store._migrate)
+    # that it survives a restart; added after the first release (_migrate)
     Column("deadline", Float),
 )
 
@@ -214,18 +216,7 @@ class Store:
             path = make_url(real).database
             if path and path != ":memory:" and not path.startswith("file:"):
                 self._quick_path = path
-        metadata.create_all(self.engine)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Bring a database made by an earlier release up to this schema."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("ono99_tables")}
-        if "deadline" not in have:
-            with self.engine.begin() as c:
-                c.execute(text("alter table ono99_tables add column deadline float"))
-        if "by_bot" not in {c["name"] for c in inspect(self.engine).get_columns("ono99_moves")}:
-            with self.engine.begin() as c:
-                c.execute(text("alter table ono99_moves add column by_bot integer"))
+        create_schema(self.engine, metadata, _migrate)
 
     def close(self) -> None:
         if self._quick is not None:
@@ -515,6 +506,35 @@ _INSERT_MOVE = (
     "insert into ono99_moves (table_id, idx, move, version, by_bot) values (?, ?, ?, ?, ?)"
 )
 _UPDATE_TABLE = "update ono99_tables set version = ?, finished = ?, deadline = ? where id = ?"
+
+
+def _migrate(c: Connection) -> None:
+    """Bring a database made by an earlier release up to this schema."""
+    if "deadline" not in {col["name"] for col in inspect(c).get_columns("ono99_tables")}:
+        c.execute(text("alter table ono99_tables add column deadline float"))
+    if "by_bot" not in {col["name"] for col in inspect(c).get_columns("ono99_moves")}:
+        c.execute(text("alter table ono99_moves add column by_bot integer"))
+
+
+#: the PostgreSQL advisory lock (any 64-bit number of our own) held while a process
+#: creates or migrates the schema
+_SCHEMA_LOCK = 0x0099_5C4E_3A00
+
+
+def create_schema(
+    engine: Engine, meta: MetaData, migrate: Callable[[Connection], None] | None = None
+) -> None:
+    """Create ``meta``'s tables that are missing (and run ``migrate``) in one transaction.
+    On PostgreSQL that transaction first takes an advisory lock: processes started at the
+    same moment on an empty database (docs/deploy.md) create the schema one after the
+    other, where two concurrent ``CREATE TABLE`` of one name fail on PostgreSQL's catalog
+    (``pg_type_typname_nsp_index``) even with ``IF NOT EXISTS``."""
+    with engine.begin() as c:
+        if engine.dialect.name == "postgresql":
+            c.execute(text("select pg_advisory_xact_lock(:k)"), {"k": _SCHEMA_LOCK})
+        meta.create_all(c)
+        if migrate is not None:
+            migrate(c)
 
 
 def open_engine(url: str) -> Engine:
