@@ -302,3 +302,26 @@ def test_a_flood_does_not_slow_another_table(tmp_path: Path) -> None:
         assert f["p50_ms"] < max(4 * q["p50_ms"], q["p50_ms"] + 25), figures
         log = srv.log.read_text()
         assert "Traceback" not in log, log[-3000:]
+
+
+def test_a_bad_lease_stops_the_server(tmp_path: Path) -> None:
+    """docs/deploy.md "Settings that matter": ``ONO99_LEASE_SECONDS`` is 0.5–300 (5 by
+    default). A value outside that, or no number, is a one-line error and exit status 2
+    from ``ono99 serve``, like the limits, not a lease silently clamped or replaced by 5."""
+    from ono99.web.shared import lease_seconds
+
+    assert lease_seconds({}) == 5.0
+    assert lease_seconds({"ONO99_LEASE_SECONDS": " 1.5 "}) == 1.5
+    for bad in ("abc", "0.1", "301", "nan", "-5"):
+        with pytest.raises(ValueError):
+            lease_seconds({"ONO99_LEASE_SECONDS": bad})
+    for bad in ("abc", "0.1"):
+        env = {**os.environ, "ONO99_LEASE_SECONDS": bad}
+        r = subprocess.run(
+            [sys.executable, "-m", "ono99", "serve", "--port", "0",
+             "--db", f"sqlite:///{tmp_path / 'x.db'}"],
+            capture_output=True, text=True, env=env, timeout=60,
+        )  # fmt: skip
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert r.stderr.count("\n") == 1 and "ONO99_LEASE_SECONDS" in r.stderr, r.stderr
+        assert repr(bad) in r.stderr and "Traceback" not in r.stderr

@@ -44,6 +44,7 @@ def serve(
         from ono99.web.app import create_app
         from ono99.web.guards import BODY_LIMIT, http_protocol, public_origin
         from ono99.web.limits import LimitError, Limits
+        from ono99.web.shared import lease_seconds
         from ono99.web.store import default_db_url, engine_url
     except ModuleNotFoundError:
         raise fail(_("the web table needs its extra: pip install 'ono99[web]'")) from None
@@ -53,6 +54,14 @@ def serve(
         raise fail(
             _('bad value {value} for {name} (see "Limits" in docs/deploy.md)').format(
                 value=repr(e.value), name=e.name
+            )
+        ) from None
+    try:
+        lease_seconds()  # read again by each process sharing PostgreSQL; checked here
+    except ValueError as e:
+        raise fail(
+            _('bad value {value} for {name} (see "Settings that matter" in docs/deploy.md)').format(
+                value=repr(str(e)), name="ONO99_LEASE_SECONDS"
             )
         ) from None
     if public_url is not None:

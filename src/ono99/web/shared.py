@@ -29,6 +29,7 @@ import logging
 import os
 import threading
 import uuid
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
@@ -43,14 +44,19 @@ __all__ = ["Shared", "lease_seconds"]
 log = logging.getLogger("ono99.web")
 
 
-def lease_seconds() -> float:
-    """``ONO99_LEASE_SECONDS`` (0.5 to 300), 5 by default."""
-    raw = os.environ.get("ONO99_LEASE_SECONDS", "").strip()
+def lease_seconds(env: Mapping[str, str] | None = None) -> float:
+    """``ONO99_LEASE_SECONDS`` (0.5 to 300), 5 by default; ValueError for anything else
+    (``ono99 serve`` checks it before it starts: docs/deploy.md "Settings that matter")."""
+    raw = (os.environ if env is None else env).get("ONO99_LEASE_SECONDS", "").strip()
+    if not raw:
+        return 5.0
     try:
-        value = float(raw) if raw else 5.0
+        value = float(raw)
     except ValueError:
-        value = 5.0
-    return min(300.0, max(0.5, value)) if value == value else 5.0
+        raise ValueError(raw) from None
+    if not 0.5 <= value <= 300.0:  # also refuses nan
+        raise ValueError(raw)
+    return value
 
 
 class Shared:
