@@ -142,3 +142,36 @@ def test_a_policy_for_another_player_count_is_refused_before_the_arena_plays(
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1 and "trained for 3 players" in p.stderr
     assert p.stdout == ""
+
+
+def test_every_bad_policy_file_is_one_line_in_the_users_language(tmp_path: Path) -> None:
+    """``ono99 arena --bots policy:FILE`` (docs/learning.md) with a FILE that is cut short
+    (a run stopped while saving, a partial copy), not a zip, another NumPy archive, a
+    folder, missing, or JSON: always one line and exit status 2, never a traceback
+    (``zipfile.BadZipFile``), never NumPy's advice about pickles or ``[Errno 2]``; under
+    ``--lang ta`` the whole line is Tamil but for the path."""
+    good = tmp_path / "p.npz"
+    random_policy(2, 6).save(good)
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good.read_bytes()[:300])
+    notzip = tmp_path / "notzip.npz"
+    notzip.write_bytes(b"PK\x03\x04garbage")
+    other = tmp_path / "other.npz"
+    np.savez(other, a=np.zeros(3))
+    as_json = tmp_path / "config.json"
+    as_json.write_text('{"rules": "mattel2022"}')
+    cases = [cut, notzip, other, tmp_path, tmp_path / "missing.npz", as_json]
+    for path in cases:
+        with pytest.raises(ValueError, match="cannot read the policy file") as info:
+            MLPPolicy.load(path)
+        text = str(info.value)
+        assert "\n" not in text and "Errno" not in text and "pickle" not in text, text
+    for path in (cut, tmp_path / "missing.npz"):
+        cmd = [sys.executable, "-c", "from ono99.cli import main; main()", "arena", "--lang",
+               "ta", "--bots", f"policy:{path},greedy", "--games", "2", "--workers", "1"]  # fmt: skip
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        line = p.stderr.strip()
+        assert len(line.splitlines()) == 1, line
+        words = line.split(": ", 1)[1].replace(str(path), "")
+        assert not any(w.isascii() and w.isalpha() and len(w) > 2 for w in words.split()), line

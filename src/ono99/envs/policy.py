@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from ono99.bots.base import Bot, register_param
 from ono99.cards import NUM_ACTIONS
 from ono99.envs._deps import missing
-from ono99.i18n import _
+from ono99.errors import Ono99Error
+from ono99.i18n import N_, _, os_reason
 from ono99.view import PlayerView
 
 if TYPE_CHECKING:
@@ -65,7 +66,8 @@ class MLPPolicy:
 
     @classmethod
     def load(cls, path: str | Path) -> MLPPolicy:
-        """Read a policy file (raises :class:`ValueError`, one line, for a bad file)."""
+        """Read a policy file (raises :class:`Ono99Error`, a ValueError of one line in the
+        user's language, for a file it cannot read or that holds no policy)."""
         try:
             with np.load(path, allow_pickle=False) as f:
                 layers = []
@@ -76,8 +78,19 @@ class MLPPolicy:
                 scale = f["scale"]
                 meta = json.loads(str(f["meta"]))
             return cls(layers, scale, meta)
-        except (OSError, KeyError, ValueError) as e:
-            raise ValueError(f"cannot read the policy file {path}: {e}") from None
+        except OSError as e:  # missing, a folder, not readable
+            reason = os_reason(e)
+        except Exception:  # cut short, not a zip, other arrays, pickles
+            # (zipfile.BadZipFile, EOFError, zlib.error, KeyError, ValueError: NumPy's own
+            # words about pickles or archive members tell a user nothing)
+            # TRANSLATORS: why ono99 arena --bots policy:FILE cannot use FILE
+            reason = Ono99Error(N_("not a whole policy file saved by benchmarks/train_ppo.py"))
+        raise Ono99Error(
+            # TRANSLATORS: {reason} says why, e.g. "no such file or folder"
+            N_("cannot read the policy file {path}: {reason}"),
+            path=str(path),
+            reason=reason,
+        )
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, Any] = {}
