@@ -273,3 +273,18 @@ def test_game_facts_are_read_from_the_record(
     else:
         assert len(d.trajectory) == d.rounds
     assert d.moves == len(d.record["moves"])
+
+
+def test_the_doc_names_exactly_the_csv_columns() -> None:
+    """docs/analyze.md's table of files lists games.csv's columns, and those are exactly
+    the columns written (it said "the same" as games.jsonl, whose per-card and per-round
+    lists games.csv does not hold); the raw-data section says which ones it leaves out."""
+    from ono99.analysis.output import CSV_COLUMNS
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "analyze.md").read_text("utf-8")
+    line = next(x for x in doc.splitlines() if x.startswith("| `games.csv` |"))
+    flat, _, rest = line.partition(";")
+    assert tuple(re.findall(r"`([a-z_0-9]+)`", flat)) == CSV_COLUMNS
+    left_out = re.findall(r"`([a-z_0-9]+)`", rest.split(" and the busts")[0])
+    assert left_out and not set(left_out) & set(CSV_COLUMNS)
+    assert f"without {', '.join(f'`{c}`' for c in left_out[:-1])} and `{left_out[-1]}`" in doc
