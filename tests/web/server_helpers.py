@@ -47,9 +47,10 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = 30.0, port: int | None = None) -> Server:
+        """Start on a free port, or on ``port`` (a restart the open pages reconnect to)."""
         for _attempt in range(5):
-            self.port = free_port()
+            self.port = port or free_port()
             env = {**os.environ, "PYTHONUNBUFFERED": "1", "ONO99_PYODIDE": self.pyodide}
             with self.log.open("ab") as out:
                 self.proc = subprocess.Popen(

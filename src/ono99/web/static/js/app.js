@@ -361,14 +361,19 @@ function seatFlags(s) {
   };
 }
 
-/** Add `lines` to the announcements; `replace`: they are the whole log (a catch-up). */
+/** Add `lines` to the announcements; `replace`: they are the whole log (a catch-up).
+ * A catch-up goes into a new list that takes the old one's place: the log is a live
+ * region, and lines put into the one in the page would be read out again (after a
+ * reconnect, every line already heard); a screen reader reads nothing of a live region
+ * that comes into the page with its lines. */
 function log(lines, replace = false) {
-  const ol = $("#log");
-  if (replace) ol.replaceChildren();
+  const shown = $("#log");
+  const ol = replace ? shown.cloneNode(false) : shown;
   for (const line of lines) {
     if (!line) continue;
     ol.append(h("li", { text: line }));
   }
+  if (replace) shown.replaceWith(ol);
   while (ol.children.length > LOG_MAX) ol.firstElementChild.remove();
   ol.scrollTop = ol.scrollHeight;
 }
@@ -664,7 +669,8 @@ function onState(msg) {
   renderTable();
   renderLastEvent();
   const myTurn = mine && v.to_move === v.seat && (v.legal || []).length > 0;
-  if (myTurn && (!state.myTurn || moved || catchup)) announce(state.texts.turn);
+  // said once a turn: not again for a reconnect's catch-up while the turn is the same one
+  if (myTurn && (!state.myTurn || moved || !prev)) announce(state.texts.turn);
   state.myTurn = myTurn;
   const gameOver = v.winner !== null && v.winner !== undefined;
   if (gameOver && state.summaryFor !== "game") {
