@@ -359,8 +359,11 @@ class Table:
 
     async def hello(self, conn: Conn, lang: str | None) -> None:
         async with self.lock:
-            if lang is not None:
+            if lang is not None and lang != conn.lang:
                 conn.lang = lang
+                # a catch-up in the new language: the page replaces its log with it, so
+                # the announcements already shown do not stay in the old one
+                conn.fresh = True
             conn.send(self._message(conn))
 
     async def move(self, conn: Conn, msg: MoveMsg) -> None:

@@ -69,3 +69,29 @@ def test_a_reconnect_says_nothing_again(fresh_server: Server, chromium: Any) -> 
     said_again = [h for h in heard if h[0] != "conn"]
     assert said_again == [], said_again
     assert errors == []
+
+
+def test_a_new_language_rewords_the_log_and_says_nothing(server: Server, chromium: Any) -> None:
+    """The language picker at the table: the announcements shown come again in Kannada
+    (a catch-up from the server), and nothing is read out again."""
+    from ono99.i18n import translator
+
+    r = httpx.post(
+        server.url + "/api/tables",
+        json={"players": 2, "bots": "easy", "seed": 5, "bot_delay": 0, "name": "Ana"},
+    )
+    made = r.json()
+    page = chromium.new_context().new_page()
+    page.goto(f"{server.url}/t/{made['code']}?lang=ta")
+    page.wait_for_selector("#wait-join:not([hidden])")
+    page.fill("#wait-name", "Bo")
+    page.click("#wait-join button")
+    page.wait_for_selector("#start-button:not([hidden])")
+    page.click("#start-button")
+    page.wait_for_selector("#log li")
+    page.evaluate(WATCH_LIVE)
+    page.select_option("#lang-select", "kn")
+    first = translator("kn").gettext("Round {round}: {name} starts").format(round=1, name="Ana")
+    page.wait_for_function("t => document.querySelector('#log li').textContent === t", arg=first)
+    heard = [h for h in page.evaluate("window.__heard") if h[0] != "conn"]
+    assert heard == [], heard
