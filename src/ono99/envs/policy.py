@@ -30,7 +30,7 @@ from ono99.bots.base import Bot, register_param
 from ono99.cards import NUM_ACTIONS
 from ono99.envs._deps import missing
 from ono99.errors import Ono99Error
-from ono99.i18n import N_, _, os_reason
+from ono99.i18n import N_, os_reason
 from ono99.view import PlayerView
 
 if TYPE_CHECKING:
@@ -131,26 +131,23 @@ class PolicyBot(Bot):
         another count before a game starts, in one line (not at its first decision)."""
         size = int(self.policy.scale.shape[0])
         if size != obs_size(players):
-            trained = self.policy.meta.get("players", "?")
-            raise ValueError(
+            raise Ono99Error(
                 # TRANSLATORS: a learned policy (ono99 arena --bots policy:FILE) used in a
                 # game of another player count; {size} is the length of its input vector
-                _(
+                N_(
                     "this policy was trained for {trained} players (it reads {size}"
                     " observation entries), not {players}: give --players {trained}"
-                ).format(trained=trained, size=size, players=players)
-            )
+                ),
+                trained=self.policy.meta.get("players", "?"), size=size, players=players,
+            )  # fmt: skip
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal
         if len(legal) == 1:  # forced: no need to ask the network
             return int(legal[0])
         obs = encode(view)
-        if obs.shape[0] != self.policy.scale.shape[0]:
-            raise ValueError(
-                f"this policy reads {self.policy.scale.shape[0]} observation entries, not"
-                f" {obs.shape[0]}: it was trained for {self.policy.meta.get('players')} players"
-            )
+        if obs.shape[0] != self.policy.scale.shape[0]:  # used outside a tournament's check
+            self.check_game(view.rules, view.players)
         logits = self.policy.logits(obs)
         return int(max(legal, key=lambda a: float(logits[a])))
 
