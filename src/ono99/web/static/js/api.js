@@ -1,6 +1,10 @@
+// @ts-check
 // HTTP and websocket calls of the web table (CONTRACTS.md "Web", docs/protocol.md).
 
+/** A refused or failed request: `status` is the HTTP status (0: no answer), the message the
+ * server's one line. */
 export class ApiError extends Error {
+  /** @param {number} status @param {string} message */
   constructor(status, message) {
     super(message);
     this.status = status;
@@ -14,15 +18,21 @@ export class ApiError extends Error {
 
 const BIG = "\u2063ono99-big:";
 
+/** @param {string} _key @param {unknown} value @param {{source?: string}} [context] */
 function reviveBig(_key, value, context) {
   if (typeof value === "number" && !Number.isSafeInteger(value) && context && typeof context.source === "string"
     && /^-?\d+$/.test(context.source)) return BigInt(context.source);
-  if (typeof value === "string" && value.startsWith(BIG)) return BigInt(value.slice(BIG.length));
+  if (typeof value === "string" && value.startsWith(BIG)) {
+    // quoteBig quotes every integer of 16 digits or more: those still safe stay numbers
+    const digits = value.slice(BIG.length);
+    return Number.isSafeInteger(Number(digits)) ? Number(digits) : BigInt(digits);
+  }
   return value;
 }
 
 /** Quote every integer of 16 or more digits outside strings (for browsers whose reviver
- * gets no source text). */
+ * gets no source text).
+ * @param {string} text @returns {string} */
 function quoteBig(text) {
   let out = "";
   let i = 0;
@@ -47,24 +57,34 @@ function quoteBig(text) {
   return out;
 }
 
+/** @type {boolean | null} */
 let sourceText = null;
 function hasSourceText() {
   if (sourceText === null) {
     sourceText = false;
-    try { JSON.parse("1", (_k, v, ctx) => { sourceText = Boolean(ctx && ctx.source === "1"); return v; }); } catch (_e) { /* old */ }
+    try {
+      JSON.parse("1", /** @type {any} */ ((/** @type {string} */ _k, /** @type {unknown} */ v, /** @type {{source?: string}} */ ctx) => {
+        sourceText = Boolean(ctx && ctx.source === "1");
+        return v;
+      }));
+    } catch (_e) { /* old */ }
   }
   return sourceText;
 }
 
-/** JSON.parse that keeps integers beyond 2^53 exactly (as BigInt). */
+/** JSON.parse that keeps integers beyond 2^53 exactly (as BigInt).
+ * @param {string} text @returns {any} */
 export function parseJSON(text) {
-  return hasSourceText() ? JSON.parse(text, reviveBig) : JSON.parse(quoteBig(text), reviveBig);
+  const revive = /** @type {(key: string, value: any) => any} */ (reviveBig);
+  return hasSourceText() ? JSON.parse(text, revive) : JSON.parse(quoteBig(text), revive);
 }
 
-/** JSON.stringify that writes a BigInt as its digits (the inverse of parseJSON). */
+/** JSON.stringify that writes a BigInt as its digits (the inverse of parseJSON).
+ * @param {unknown} value @param {number} [space] @returns {string} */
 export function stringifyJSON(value, space) {
-  if (typeof JSON.rawJSON === "function") {
-    return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? JSON.rawJSON(v.toString()) : v), space);
+  const raw = JSON.rawJSON;
+  if (typeof raw === "function") {
+    return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? raw(v.toString()) : v), space);
   }
   const text = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${BIG}${v}` : v), space);
   return text.replace(new RegExp(`"${BIG}(-?\\d+)"`, "g"), "$1");
@@ -72,17 +92,23 @@ export function stringifyJSON(value, space) {
 
 // ---------------------------------------------------------------- HTTP
 
+/** @type {() => string} */
 let pageLanguage = () => "en";
-/** Where the page's language comes from: the server words its errors in it (?lang=). */
+/** Where the page's language comes from: the server words its errors in it (?lang=).
+ * @param {() => string} fn */
 export function setLanguageSource(fn) {
   pageLanguage = fn;
 }
 
+/** @param {string} url */
 function withLang(url) {
   return `${url}${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(pageLanguage())}`;
 }
 
+/** One request; the answer's JSON, or an ApiError with the server's one line.
+ * @param {string} method @param {string} url @param {unknown} [body] @returns {Promise<any>} */
 async function call(method, url, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -92,7 +118,7 @@ async function call(method, url, body) {
   try {
     r = await fetch(withLang(url), init);
   } catch (e) {
-    throw new ApiError(0, String(e && e.message ? e.message : e));
+    throw new ApiError(0, String(e instanceof Error ? e.message : e));
   }
   let data = null;
   try {
@@ -102,20 +128,30 @@ async function call(method, url, body) {
   return data;
 }
 
+/** @param {Record<string, unknown>} settings */
 export const createTable = (settings) => call("POST", "/api/tables", settings);
+/** @param {string} id @param {string} name */
 export const joinTable = (id, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { name });
+/** @param {string} id @param {string} token */
 export const startTable = (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token });
+/** @param {string} id @param {string} token */
 export const rematch = (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
+/** @param {string} id */
 export const tableInfo = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`);
+/** @param {string} code */
 export const resolveCode = (code) => call("GET", `/api/codes/${encodeURIComponent(code)}`);
+/** @param {string} id */
 export const getRecord = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`);
-/** The replay's steps; `record` is an object (big integers as BigInt) or a record's JSON text. */
+/** The replay's steps; `record` is an object (big integers as BigInt) or a record's JSON text.
+ * @param {unknown} record */
 export const replaySteps = (record) => call("POST", "/api/replay", record);
-/** A preset's words (PresetOut) for `options`: its rules help for them. */
+/** A preset's words (PresetOut) for `options`: its rules help for them.
+ * @param {string} preset @param {Record<string, unknown>} [options] */
 export const presetWords = (preset, options) => call(
   "GET", `/api/presets/${encodeURIComponent(preset)}?options=${encodeURIComponent(JSON.stringify(options || {}))}`,
 );
 
+/** @param {string} id */
 export function recordUrl(id) {
   return `/api/tables/${encodeURIComponent(id)}/record`;
 }
@@ -132,6 +168,12 @@ export const DEAD_SECONDS = 9;
  * message (pongs too); onStatus gets "open" | "connecting" | "closed".
  */
 export class TableSocket {
+  /**
+   * @param {string} id
+   * @param {string | null} token
+   * @param {{onMessage: (msg: any) => void, onStatus: (status: string) => void,
+   *   onGone?: () => void, lang?: () => string}} handlers
+   */
   constructor(id, token, { onMessage, onStatus, onGone, lang }) {
     this.id = id;
     this.token = token;
@@ -139,11 +181,13 @@ export class TableSocket {
     this.onGone = onGone || (() => {});
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.closed = false;
     this.retry = 0;
     this.heard = 0;
-    this.beat = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.beat = undefined;
     this.connect();
   }
 
@@ -211,6 +255,7 @@ export class TableSocket {
     setTimeout(() => this.connect(), delay);
   }
 
+  /** @param {WebSocket} ws */
   startHeartbeat(ws) {
     this.stopHeartbeat();
     let n = 0;
@@ -226,9 +271,11 @@ export class TableSocket {
 
   stopHeartbeat() {
     clearInterval(this.beat);
-    this.beat = null;
+    this.beat = undefined;
   }
 
+  /** Send `obj` now; false when the socket is not open.
+   * @param {unknown} obj @returns {boolean} */
   send(obj) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(stringifyJSON(obj));

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer: a finished game's record, stepped forward and back. The server
 // replays the record (POST /api/replay) and sends the state after every move, each
 // move's announcements worded by the server (events' `text`, as in the live game). The
@@ -8,10 +9,18 @@ import { $, fill, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { cardName, directionText, isOut, statusText, winnerText } from "./words.js";
 
+/**
+ * @typedef {{kind?: string, text?: string}} ReplayEvent
+ * @typedef {{state: any, events?: ReplayEvent[]}} ReplayStep one step of POST /api/replay's `steps`
+ */
+
 export class ReplayViewer {
+  /** @param {{onClose: () => void, show: () => void, error: (message: string) => void}} hooks */
   constructor({ onClose, show, error }) {
+    /** @type {ReplayStep[]} */
     this.steps = [];
     this.i = 0;
+    /** @type {any} the record as parsed, or its text */
     this.record = null;
     this.onClose = onClose;
     this.showPage = show;
@@ -21,7 +30,7 @@ export class ReplayViewer {
     $("#replay-forward").addEventListener("click", () => this.go(this.i + 1));
     $("#replay-last").addEventListener("click", () => this.go(this.steps.length - 1));
     $("#replay-close").addEventListener("click", () => this.onClose());
-    $("#replay-slider").addEventListener("input", (e) => this.go(Number(e.target.value)));
+    $("#replay-slider").addEventListener("input", (/** @type {Event} */ e) => this.go(Number(/** @type {HTMLInputElement} */ (e.target).value)));
     $("#replay-download").addEventListener("click", () => this.download());
   }
 
@@ -39,7 +48,8 @@ export class ReplayViewer {
   }
 
   /** `record`: a parsed record (api.parseJSON: big integers as BigInt), or the text of
-   * one the browser could not parse (the server parses it, or says why not). */
+   * one the browser could not parse (the server parses it, or says why not).
+   * @param {unknown} record */
   async open(record) {
     const data = await api.replaySteps(record);
     this.record = record;
@@ -59,16 +69,18 @@ export class ReplayViewer {
     this.render();
   }
 
+  /** Show step `i` (clamped to the steps there are). @param {number} i */
   go(i) {
     if (!this.steps.length) return;
     this.i = Math.max(0, Math.min(this.steps.length - 1, i));
     this.render();
   }
 
+  /** The viewer's keys: arrows step, Home/End jump, Escape closes. @param {KeyboardEvent} e */
   onKey(e) {
     const rtl = document.documentElement.dir === "rtl";
     if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-      if (e.target && e.target.id === "replay-slider") return;
+      if (e.target instanceof HTMLElement && e.target.id === "replay-slider") return;
       this.go(this.i + ((e.key === "ArrowRight") !== rtl ? 1 : -1));
       e.preventDefault();
     } else if (e.key === "Home") {
@@ -86,6 +98,7 @@ export class ReplayViewer {
     const step = this.steps[this.i];
     if (!step) return;
     const s = step.state;
+    /** @type {string[]} */
     const names = s.players;
     const last = this.steps.length - 1;
     const seed = this.record && typeof this.record === "object" && this.record.seed !== undefined && this.record.seed !== null ? String(this.record.seed) : "";
@@ -100,11 +113,12 @@ export class ReplayViewer {
     $("#replay-total").textContent = String(s.total);
     $("#replay-direction").textContent = `${s.direction === 1 ? "↻" : "↺"} ${directionText(s.direction)}`;
     $("#replay-round").textContent = t("Round {round}", { round: s.round });
-    let lines = (step.events || []).map((e) => e.text).filter(Boolean);
+    /** @type {string[]} */
+    let lines = (step.events || []).map((e) => e.text || "").filter(Boolean);
     if (this.i === 0 && !lines.length) lines = [t("The deal")];
     const told = (step.events || []).some((e) => e.kind === "game_over");
     if (this.i === last && !told && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));
-    fill($("#replay-lines"), lines.map((l) => h("li", { text: l })));
+    fill($("#replay-lines"), lines.map((/** @type {string} */ l) => h("li", { text: l })));
     fill($("#replay-players"), names.map((name, p) => {
       const facts = [];
       if (s.tokens) facts.push(tn("{count} token", "{count} tokens", s.tokens[p]));
@@ -116,7 +130,7 @@ export class ReplayViewer {
         h("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
         h("span", { class: "who" }, h("span", { class: "name", text: name })),
         h("span", { class: "facts", text: facts.join(" · ") }),
-        h("span", { class: "laid", text: (s.hands[p] || []).map((c) => cardName(c, s.rules)).join("  ") }));
+        h("span", { class: "laid", text: (s.hands[p] || []).map((/** @type {string} */ c) => cardName(c, s.rules)).join("  ") }));
     }));
   }
 }
