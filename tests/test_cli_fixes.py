@@ -323,9 +323,10 @@ def test_checking_an_existing_record_file_changes_nothing(tmp_path: Path) -> Non
     from ono99.cli.play import check_record_path
 
     path = tmp_path / "old.json"
-    path.write_text("old\n")
+    old = '{"players": 2, "seed": 1, "moves": []}\n'  # an earlier game's record
+    path.write_text(old)
     check_record_path(str(path))
-    assert path.read_text() == "old\n"
+    assert path.read_text() == old
     new = tmp_path / "new.json"
     check_record_path(str(new))
     assert not new.exists()

@@ -35,6 +35,7 @@ __all__ = [
     "is_move_code",
     "ParsedRecord",
     "SEED_LIMIT",
+    "RECORD_LIMIT",
     "NAME_LIMIT",
     "check_seed",
     "parse_json_int",
@@ -44,6 +45,8 @@ _KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves"}
 
 #: a record's seed is an integer with 0 <= seed < SEED_LIMIT (2**256)
 SEED_LIMIT = 2**256
+#: the largest game record read, in bytes: ``ono99 replay`` and ``POST /api/replay`` alike
+RECORD_LIMIT = 1_000_000
 #: the most digits a number in a record's JSON may have (2**256 has 78)
 DIGITS_LIMIT = 80
 

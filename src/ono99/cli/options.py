@@ -21,16 +21,20 @@ def check_seed_option(seed: int | None) -> None:
 
 def parse_options(items: list[str] | None) -> dict[str, Any]:
     """``--option key=value`` pairs; values are JSON when they parse (true, 150,
-    "points"), else plain strings."""
+    "points"), else plain strings. A key given twice is an error: which value was meant
+    cannot be guessed."""
     out: dict[str, Any] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise RulesError(N_("--option takes key=value, not {item}"), item=repr(item))
+        if key in out:
+            raise RulesError(N_("--option {key} is given twice"), key=key)
         try:
-            out[key.strip()] = json.loads(value, parse_int=parse_json_int)
+            out[key] = json.loads(value, parse_int=parse_json_int)
         except json.JSONDecodeError:
-            out[key.strip()] = value
+            out[key] = value
     return out
 
 

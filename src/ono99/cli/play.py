@@ -63,13 +63,18 @@ class RecordSaver:
             k = len(self._games)
             self._games.append(session)
         path = self.path_of(k)
+        error = None
         try:
-            with path.open("w", encoding="utf-8") as f:
-                f.write(json.dumps(session.record()) + "\n")
+            if holds_no_other_file(path):  # the next game's file may be someone's
+                with path.open("w", encoding="utf-8") as f:
+                    f.write(json.dumps(session.record()) + "\n")
+            else:
+                error = not_a_record(path)
         except OSError as e:
             error = _("cannot save the game record to {path}: {reason}").format(
                 path=str(path), reason=translate_error(os_reason(e))
             )
+        if error is not None:
             self.errors.append(error)
             if not self.quiet:
                 print("ono99: error: " + terminal_safe(error), file=sys.stderr)
@@ -83,11 +88,41 @@ def _never_save(session: Session) -> None:
     return None
 
 
+def holds_no_other_file(path: Path) -> bool:
+    """Whether ``--record`` may write ``path``: it is not a regular file, or it is empty,
+    or it holds an ono99 game record (an earlier game's). Any other file is kept: a
+    mistyped name must not destroy someone's work."""
+    from ono99.records import RECORD_LIMIT, parse_record, record_json
+    from ono99.tracking import is_tracking_record
+
+    if not path.is_file():
+        return True
+    with path.open("rb") as f:
+        data = f.read(RECORD_LIMIT + 1)
+    if not data.strip():
+        return True
+    if len(data) > RECORD_LIMIT:
+        return False
+    try:
+        record = record_json(data.decode("utf-8"))
+        if not is_tracking_record(record):  # a companion's game is a record too
+            parse_record(record)
+    except (Ono99Error, UnicodeDecodeError):
+        return False
+    return True
+
+
+def not_a_record(path: Path) -> str:
+    return _("{path} is not an ono99 game record; --record does not overwrite it").format(
+        path=str(path)
+    )
+
+
 def check_record_path(path: str) -> None:
     """Fail (one line, exit status 2) unless a game record can be written to ``path``,
     before the game starts. Nothing is written to an existing file: it is opened for
     appending and closed; a device (``/dev/full``) gets an empty write; a new file is
-    created and removed again."""
+    created and removed again. An existing file that is not a game record is refused."""
     if not path.strip():
         raise fail(_("--record needs a file name"))
     p = Path(path)
@@ -103,6 +138,8 @@ def check_record_path(path: str) -> None:
         elif p.is_file():
             with p.open("a", encoding="utf-8"):
                 pass
+            if not holds_no_other_file(p):
+                raise fail(not_a_record(p))
         else:  # a device or pipe: try it, never waiting for a reader
             fd = os.open(p, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
             try:

@@ -14,15 +14,32 @@ from ono99.cli.options import check_engine
 from ono99.errors import Ono99Error, RecordError, RulesError
 from ono99.i18n import N_, _, os_reason, translate_error
 from ono99.narrate import narrate, you_seat
-from ono99.records import ParsedRecord, ReplayError, apply_move, load_record, state_json
+from ono99.records import (
+    RECORD_LIMIT,
+    ParsedRecord,
+    ReplayError,
+    apply_move,
+    load_record,
+    state_json,
+)
 from ono99.termsafe import terminal_safe
 
 
 def _read(path: str) -> str:
+    """The file's text, read no further than a record can be (``RECORD_LIMIT`` bytes, as
+    ``POST /api/replay`` takes): ``/dev/zero`` or a huge file is a one-line error."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
+            data = sys.stdin.buffer.read(RECORD_LIMIT + 1)
+        else:
+            with Path(path).open("rb") as f:
+                data = f.read(RECORD_LIMIT + 1)
+        if len(data) > RECORD_LIMIT:
+            raise RecordError(
+                N_("{path} is larger than a game record can be ({limit} bytes)"),
+                path=path, limit=f"{RECORD_LIMIT:,}",
+            )  # fmt: skip
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise RecordError(N_("no such file: {path}"), path=path) from None
     except IsADirectoryError:

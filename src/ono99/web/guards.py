@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ono99.i18n import N_
+from ono99.records import RECORD_LIMIT  # the largest game record ``POST /api/replay`` takes
 from ono99.web.announce import catalog, request_language
 from ono99.web.limits import Limits
 
@@ -24,8 +25,6 @@ __all__ = [
 
 #: the largest request body or websocket message, in bytes
 BODY_LIMIT = 64 * 1024
-#: the largest game record ``POST /api/replay`` takes
-RECORD_LIMIT = 1_000_000
 #: seconds a client has to send a request's whole body (a slow one gets 408), and its
 #: request line and headers (then it is closed): ``Limits.body_seconds``/``header_seconds``
 BODY_SECONDS = Limits.body_seconds
