@@ -6,7 +6,7 @@ RL learner needs: the observation and action mask of the seat to move (the encod
 
 - fast: ``ono99.fast.vec.FastVecEnv`` with ``--batch`` games; the random choice is made
   with NumPy over the whole batch (``argmax(mask * uniform)``) and counted in the time.
-- reference: one ``ono99.Game`` at a time: ``apply``, ``advance`` (pending draws at once),
+- reference: one ``ono99.Game`` at a time: ``apply``, ``take_draws`` (pending draws at once),
   ``encode(game.view(seat))`` and ``action_mask`` -- the core of the PettingZoo and Gymnasium
   environments' step, without their wrappers.
 
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ono99 import Game
-from ono99.envs.encoding import action_mask, advance, encode, outcome
+from ono99.envs.encoding import action_mask, encode, outcome
 from ono99.fast.vec import FastVecEnv
 
 
@@ -54,7 +54,7 @@ def run_reference(rules: str, players: int, seconds: float, seed: int) -> float:
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         g = Game(rules, players, seed=seed + games, events=False)
-        advance(g)
+        g.take_draws()
         while True:
             seat = g.to_move
             assert seat is not None
@@ -62,7 +62,7 @@ def run_reference(rules: str, players: int, seconds: float, seed: int) -> float:
             obs, mask = encode(view), action_mask(view)
             assert obs.size
             g.apply(int((mask * rng.random(mask.shape)).argmax()))
-            advance(g)
+            g.take_draws()
             steps += 1
             if g.is_over:
                 outcome(g)

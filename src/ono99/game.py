@@ -17,16 +17,21 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
 from ono99.i18n import N_
 from ono99.moves import total_after, why_illegal
+from ono99.observation import mask_values, observation_values
 from ono99.rules import Rules, deck_list, make_rules
 from ono99.scoring import CARD_POINTS, Points, hand_points
 from ono99.view import PlayerView, PublicView, public_view, view_of
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Game", "Deal", "hand_points", "new_seed", "CARD_POINTS", "illegal_action_error",
@@ -419,6 +424,34 @@ class Game:
             self._play(p, action)
         self._settle()
         return p
+
+    # ------------------------------------------------------------- environments
+
+    def take_draws(self) -> None:
+        """Take every pending draw at once (R-DRAW-1: bots and the environments always draw
+        at once), so that exactly one seat, ``to_move``, may act and ``DRAW`` is not legal."""
+        while self._pending >= 0 and self._to_move >= 0:
+            self.apply(DRAW)
+
+    def env_step(self, action: int, seat: int) -> int:
+        """The environments' step (:mod:`ono99.envs`): ``seat`` (the seat to move) plays
+        card ``action``, then every pending draw is taken at once (R-DRAW-1); returns the
+        seat to move next, -1 once the game is over. Anything else -- another seat,
+        ``DRAW``, an illegal card -- raises :class:`IllegalAction` as :meth:`apply` would
+        and changes nothing."""
+        if action == DRAW or action not in self.legal_actions(seat):
+            self.verify(action, seat)  # the reason, from what this seat sees
+            raise IllegalAction("the environments take every draw at once (R-DRAW-1)")
+        self.apply(action)
+        self.take_draws()
+        return self._to_move
+
+    def observe(self, seat: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
+        """Write ``seat``'s observation vector and action mask, built from its view only
+        (R-SET-1: :mod:`ono99.observation`), into ``obs`` and ``mask``."""
+        view = view_of(self, seat)
+        obs[:] = observation_values(view)
+        mask[:] = mask_values(view)
 
     def copy(self, events: bool = False) -> Game:
         """A cheap independent copy (no deepcopy); the event log is dropped unless

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ono99.cards import action_code, parse_action, parse_card
+from ono99.engine import EngineGame
 from ono99.errors import IllegalAction, Ono99Error, RecordError
 from ono99.game import Deal, Game
 from ono99.i18n import N_
@@ -340,9 +341,9 @@ def state_json(game: Game) -> dict[str, Any]:
     return full_state_json(game, len(game.draw_pile), len(game.moves))
 
 
-def full_state_json(game: Any, draw_pile: int, moves: int) -> dict[str, Any]:
-    """The R-REC replay JSON of any engine's game (the reference's :class:`Game`, the fast
-    engine's ``FastGame``: the same attributes), given its draw pile's and moves' counts."""
+def full_state_json(game: EngineGame, draw_pile: int, moves: int) -> dict[str, Any]:
+    """The R-REC replay JSON of either engine's game (the reference's :class:`Game`, the
+    fast engine's ``FastGame``), given its draw pile's and moves' counts."""
     w = game.winner
     return {
         "rules": game.rules.preset,

@@ -13,7 +13,6 @@ from ono99.cards import DRAW
 from ono99.envs.aec import Ono99AEC
 from ono99.envs.encoding import (
     action_mask,
-    advance,
     bounds,
     encode,
     field_names,
@@ -33,11 +32,11 @@ CONFIGS = [
 
 def _play(game: Game, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
-        advance(game)
+        game.take_draws()
         if game.is_over:
             return
         game.apply(rng.choice(game.legal_actions(game.to_move)))
-    advance(game)
+    game.take_draws()
 
 
 def other_world(game: Game, seat: int, rng: random.Random) -> Game:
@@ -101,7 +100,7 @@ def test_whole_games_stay_in_bounds_and_masks_match(config: tuple, seed: int) ->
     low, high = bounds(game.rules, n)
     rng = random.Random(seed)
     while True:
-        advance(game)
+        game.take_draws()
         for seat in range(n):
             view = game.view(seat)
             obs = encode(view)

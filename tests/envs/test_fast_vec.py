@@ -13,7 +13,7 @@ import pytest
 from ono99 import Game, IllegalAction
 from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
-from ono99.envs.encoding import action_mask, advance, encode, outcome
+from ono99.envs.encoding import action_mask, encode, outcome
 from ono99.envs.fast_vec import Ono99VectorEnv, OpponentVecEnv
 from ono99.fast.vec import random_legal
 
@@ -33,10 +33,10 @@ def _bots(names: str, n: int, seat: int) -> dict[int, Any]:
 
 
 def _to_learner(g: Game, bots: dict[int, Any], seat: int) -> None:
-    advance(g)
+    g.take_draws()
     while not g.is_over and g.to_move != seat:
         g.apply(bots[g.to_move].act(g.view(g.to_move)))
-        advance(g)
+        g.take_draws()
 
 
 @pytest.mark.parametrize(("rules", "n", "options", "opponents", "seat"), SETTINGS)

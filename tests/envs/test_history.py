@@ -15,7 +15,7 @@ from pettingzoo.test import api_test
 
 from ono99 import Game
 from ono99.envs import GymEnv, aec_env
-from ono99.envs.encoding import NUM_CARDS, advance, field_names, obs_size
+from ono99.envs.encoding import NUM_CARDS, field_names, obs_size
 
 CONFIGS = [
     ("mattel2022", {}, 3),
@@ -55,7 +55,7 @@ def test_history_counts_what_each_player_heard(
         env.reset(seed=game_no)
         plain.reset(seed=game_no)
         shadow = Game(rules, players, options=options, seed=env.unwrapped.game.seed)
-        advance(shadow)
+        shadow.take_draws()
         for _agent in env.agent_iter():
             for seat, other in enumerate(env.possible_agents):
                 obs = env.observe(other)["observation"]
@@ -66,7 +66,7 @@ def test_history_counts_what_each_player_heard(
             if not (terminated or truncated):
                 action = rng.choice([int(i) for i in obs["action_mask"].nonzero()[0]])
                 shadow.apply(action)
-                advance(shadow)
+                shadow.take_draws()
             env.step(action)
             plain.step(action)
 

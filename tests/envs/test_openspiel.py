@@ -15,7 +15,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import ono99.envs.openspiel  # noqa: E402,F401  (registers python_ono99)
 from ono99 import Game  # noqa: E402
 from ono99.cards import DRAW, action_code  # noqa: E402
-from ono99.envs.encoding import NUM_CARDS, PlayLog, advance, encode, obs_size  # noqa: E402
+from ono99.envs.encoding import NUM_CARDS, PlayLog, encode, obs_size  # noqa: E402
 from ono99.envs.openspiel import (  # noqa: E402
     SEED_BYTES,
     Ono99State,
@@ -83,14 +83,14 @@ def _play_beside_the_engine(game: Any, rng: random.Random) -> Game:
     engine = state.dealt()
     assert engine.seed == seed_of(state) and engine.rules is game.rules
     ref = Game(game.rules, game.num_players(), seed=seed_of(state))
-    advance(ref)
+    ref.take_draws()
     while not state.is_terminal():
         assert not state.is_chance_node()
         assert state.legal_actions() == list(ref.legal_actions(state.current_player()))
         action = rng.choice(state.legal_actions())
         state.apply_action(action)
         ref.apply(action)
-        advance(ref)
+        ref.take_draws()
         assert engine.hands == ref.hands
         assert engine.draw_pile == ref.draw_pile and engine.discard == ref.discard
     assert ref.is_over and engine.winner == ref.winner

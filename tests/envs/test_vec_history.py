@@ -15,7 +15,7 @@ import pytest
 from ono99 import Game
 from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
-from ono99.envs.encoding import NUM_CARDS, action_mask, advance, bounds, encode, obs_size
+from ono99.envs.encoding import NUM_CARDS, action_mask, bounds, encode, obs_size
 from ono99.envs.fast_vec import Ono99VectorEnv, OpponentVecEnv
 from ono99.fast.vec import FastVecEnv, random_legal
 
@@ -61,7 +61,7 @@ def test_fast_vec_history_is_what_each_row_heard(
     step, base = env.reset(), plain.reset()
     games = [Game(rules, n, options=options, seed=seed + b) for b in range(batch)]
     for g in games:
-        advance(g)
+        g.take_draws()
     rng = np.random.default_rng(2)
     finished = nonzero = 0
     for _ in range(300 if rules == "mattel2022" else 700):
@@ -77,12 +77,12 @@ def test_fast_vec_history_is_what_each_row_heard(
         step, base = env.step(actions), plain.step(actions)
         for b, g in enumerate(games):
             g.apply(int(actions[b]))
-            advance(g)
+            g.take_draws()
             assert bool(step.done[b]) == g.is_over
             if g.is_over:
                 finished += 1
                 games[b] = g = Game(rules, n, options=options, seed=env.game_seeds()[b])
-                advance(g)
+                g.take_draws()
     assert finished >= batch and nonzero > 0
 
 
@@ -110,10 +110,10 @@ def test_opponent_vec_history_counts_the_bots_plays(
     bots = dict(zip([s for s in range(n) if s != seat], [make[x]() for x in names], strict=True))
 
     def to_learner(g: Game) -> None:
-        advance(g)
+        g.take_draws()
         while not g.is_over and g.to_move != seat:
             g.apply(bots[g.to_move].act(g.view(g.to_move)))
-            advance(g)
+            g.take_draws()
 
     def fresh(b: int) -> Game:
         g = Game(rules, n, options=options, seed=env.game_seeds()[b])

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from ono99 import Game, IllegalAction
-from ono99.envs.encoding import action_mask, advance, encode, obs_size, outcome
+from ono99.envs.encoding import action_mask, encode, obs_size, outcome
 from ono99.fast.vec import OBS_PER_SEAT, OBS_SEATS_AT, FastVecEnv
 
 SETTINGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -28,7 +28,7 @@ SETTINGS: list[tuple[str, int, dict[str, Any]]] = [
 
 def reference(preset: str, n: int, options: dict[str, Any], seed: int) -> Game:
     g = Game(preset, n, options=options, seed=seed, events=False)
-    advance(g)
+    g.take_draws()
     return g
 
 
@@ -59,7 +59,7 @@ def test_every_step_matches_the_reference_and_the_encoding(
         step = env.step(actions)
         for b, g in enumerate(games):
             g.apply(int(actions[b]))
-            advance(g)
+            g.take_draws()
             assert step.done[b] == g.is_over
             if g.is_over:
                 assert step.rewards[b].tolist() == pytest.approx(outcome(g))

@@ -15,23 +15,16 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ono99.cards import NUM_ACTIONS
+from ono99.engine import EngineGame
 from ono99.envs._checks import check_history, check_render_mode, env_rules
 from ono99.envs._deps import missing
-from ono99.envs.encoding import (
-    PlayLog,
-    action_mask,
-    advance,
-    encode,
-    obs_size,
-    observation_space,
-    outcome,
-    to_action,
-)
-from ono99.errors import IllegalAction
+from ono99.envs.encoding import PlayLog, obs_size, observation_space, outcome, to_action
 from ono99.game import Game
+from ono99.rules import Rules
 
 try:
     import numpy as np
@@ -50,9 +43,24 @@ except ImportError as e:
 __all__ = ["ENGINES", "Ono99AEC", "aec_env"]
 
 Obs = dict[str, Any]
+
+
+def _reference(rules: Rules, players: int, seed: int | None) -> EngineGame:
+    return Game(rules, players, seed=seed, events=False)  # no announcement log: unread here
+
+
+def _fast(rules: Rules, players: int, seed: int | None) -> EngineGame:
+    from ono99.fast import FastGame  # MissingFast (one line) without numba
+
+    return FastGame(rules, players, seed=seed)
+
+
 #: ``engine=``: the reference engine (``Game``), or the compiled one (``FastGame``,
-#: ``pip install 'ono99[fast]'``)
-ENGINES = ("reference", "fast")
+#: ``pip install 'ono99[fast]'``), each a new game from (rules, players, seed)
+ENGINES: dict[str, Callable[[Rules, int, int | None], EngineGame]] = {
+    "reference": _reference,
+    "fast": _fast,
+}
 
 
 def aec_env(
@@ -154,11 +162,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.engine = engine
         self.history = history
         self._log = PlayLog(players)
-        self._new_game: Any = Game
-        if engine == "fast":
-            from ono99.fast import FastGame  # MissingFast (one line) without numba
-
-            self._new_game = FastGame
+        self._new_game = ENGINES[engine]
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.n = players
@@ -172,13 +176,8 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._np_random: np.random.Generator | None = None
         #: the game being played: a ``Game``, or a ``FastGame`` for ``engine="fast"``
-        self.game: Any = self._make(0)
+        self.game = self._new_game(self.rules, players, 0)
         self._start()
-
-    def _make(self, seed: int | None) -> Any:
-        if self._new_game is Game:  # no announcement log: nothing here reads it
-            return Game(self.rules, self.n, seed=seed, events=False)
-        return self._new_game(self.rules, self.n, seed=seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -200,14 +199,11 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = None if self._np_random is None else int(self._np_random.integers(2**63))
-        self.game = self._make(game_seed)
+        self.game = self._new_game(self.rules, self.n, game_seed)
         self._start()
 
     def _start(self) -> None:
-        if self.engine == "reference":
-            advance(self.game)
-        else:
-            self.game.take_draws()
+        self.game.take_draws()
         self._log.start(self.game.round)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -227,13 +223,9 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         """``agent``'s observation, from its :class:`~ono99.view.PlayerView` only (the
         fast engine writes the same values from that seat's hand and the public state)."""
         seat = self._seat(agent)
-        if self.engine == "reference":
-            view = self.game.view(seat)
-            obs, mask = encode(view), action_mask(view)
-        else:
-            obs = np.empty(self._size, np.float32)
-            mask = np.empty(NUM_ACTIONS, np.int8)
-            self.game.observe(seat, obs, mask)
+        obs = np.empty(self._size, np.float32)
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        self.game.observe(seat, obs, mask)
         if self.history:
             obs = np.concatenate((obs, self._log.vector(seat)))
         return {"observation": obs, "action_mask": mask}
@@ -246,16 +238,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         seat = self._seats[agent]
         act = action if type(action) is int and 0 <= action < NUM_ACTIONS else to_action(action)
         game = self.game
-        if self.engine == "fast":
-            to_move = game.env_step(act, seat)  # an illegal action raises, nothing changes
-        else:
-            if act not in game.legal_actions(seat):
-                game.verify(act, seat)  # the engine's reason, from what this seat sees
-                raise IllegalAction(f"{agent} may not act now")  # pragma: no cover
-            game.apply(act)
-            advance(game)
-            nxt = game.to_move
-            to_move = -1 if nxt is None else nxt
+        to_move = game.env_step(act, seat)  # an illegal action raises, nothing changes
         if self.history:
             self._log.record(seat, act, game.round)
         self._cumulative_rewards[agent] = 0.0

@@ -1,8 +1,8 @@
 """The observation vector, the action mask and the rewards shared by every environment.
 
-Everything here is a function of one seat's :class:`~ono99.view.PlayerView` (what
+Every observation is a function of one seat's :class:`~ono99.view.PlayerView` (what
 that seat may know, R-SET-1), never of the game: :func:`encode` takes a view and
-nothing else. docs/envs.md lists the layout index by index; :func:`field_names`
+nothing else (:mod:`ono99.observation` writes the values). docs/envs.md lists the layout index by index; :func:`field_names`
 gives the same list in code.
 
 Seats in the vector are *relative*: block ``k`` of the per-seat part is the seat
@@ -26,34 +26,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ono99.cards import DRAW, FOUR_99, NUM_ACTIONS, Card, action_code
+from ono99.cards import FOUR_99, NUM_ACTIONS, Card, action_code
 from ono99.envs._deps import missing
-from ono99.layout import (  # the indices encode writes
-    ACTIVE,
-    ALIVE,
-    BUST_MODE,
-    DIRECTION,
-    DISCARD_AT,
-    DRAW_PILE,
+from ono99.layout import (
     GLOBAL_FIELDS,
-    HAND_SIZE,
-    LAID_AT,
     NUM_CARDS,
-    OWES_TWO,
-    PENDING_DRAW,
     PER_SEAT,
-    PLAYED_99,
-    PLAYS_LEFT,
-    SCORE,
     SCORE_SLACK,
     SEAT_FIELDS,
     SEATS_AT,
-    TO_MOVE,
-    TOKENS,
-    TOTAL,
     TOTAL_LOW,
-    WINNER,
 )
+from ono99.observation import mask_values, observation_values, winners
 from ono99.rules import Rules
 from ono99.view import PlayerView
 
@@ -66,7 +50,7 @@ except ImportError as e:  # pragma: no cover - the rl extra is installed in test
 if TYPE_CHECKING:
     from gymnasium import spaces
 
-    from ono99.game import Game
+    from ono99.engine import EngineGame
 
 __all__ = [
     "NUM_CARDS",
@@ -76,7 +60,6 @@ __all__ = [
     "SEAT_FIELDS",
     "TOTAL_LOW",
     "action_mask",
-    "advance",
     "bounds",
     "encode",
     "field_names",
@@ -151,51 +134,9 @@ def observation_space(rules: Rules, players: int, history: bool = False) -> spac
 
 
 def encode(view: PlayerView) -> Array:
-    """The observation vector of ``view`` (float32, :func:`field_names` order).
-
-    A function of the view alone: the observer's own hand, public counters and
-    piles, hand sizes — never another hand or the draw order (R-SET-1). Built in a
-    Python list and converted once (an item set on a NumPy array costs several times
-    a list's, and this runs at every step of every environment)."""
-    n = len(view.names)
-    me = view.seat
-    out = [0.0] * (SEATS_AT + PER_SEAT * n)
-    for c in view.hand:
-        out[c] += 1.0
-    t = view.total
-    out[TOTAL] = 99.0 if t > 99 else (TOTAL_LOW if t < TOTAL_LOW else t)
-    out[DIRECTION] = view.direction
-    out[PLAYS_LEFT] = view.plays_left
-    out[PLAYED_99] = view.played_99
-    out[BUST_MODE] = view.bust_mode
-    out[DRAW_PILE] = view.draw_pile
-    for c in view.discard:
-        out[DISCARD_AT + c] += 1.0
-    for hand in view.laid_down:
-        for c in hand:
-            out[LAID_AT + c] += 1.0
-    winners = _winners(view.winner)
-    top_score = float(view.rules.target + SCORE_SLACK)
-    sizes, alive, active, tokens, scores = (
-        view.hand_sizes, view.alive, view.active, view.tokens, view.scores,
-    )  # fmt: skip
-    to_move, owes, pending = view.to_move, view.owes_two, view.pending_draw
-    b = SEATS_AT
-    for k in range(n):
-        s = (me + k) % n
-        out[b + HAND_SIZE] = sizes[s]
-        out[b + ALIVE] = alive[s]
-        out[b + ACTIVE] = active[s]
-        out[b + TO_MOVE] = to_move == s
-        out[b + OWES_TWO] = owes == s
-        out[b + PENDING_DRAW] = pending == s
-        out[b + WINNER] = s in winners
-        if tokens is not None:
-            out[b + TOKENS] = tokens[s]
-        if scores is not None:
-            out[b + SCORE] = min(top_score, float(scores[s]))
-        b += PER_SEAT
-    return np.array(out, dtype=np.float32)
+    """The observation vector of ``view`` (float32, :func:`field_names` order): a function
+    of the view alone (R-SET-1), :func:`ono99.observation.observation_values`."""
+    return np.array(observation_values(view), dtype=np.float32)
 
 
 class PlayLog:
@@ -251,38 +192,20 @@ class PlayLog:
 
 def action_mask(view: PlayerView) -> Mask:
     """1 for each action id in ``view.legal`` (int8, :data:`NUM_ACTIONS` long)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    for a in view.legal:
-        mask[a] = 1
-    return mask
+    return np.array(mask_values(view), dtype=np.int8)
 
 
-def _winners(winner: int | tuple[int, ...] | list[int] | None) -> tuple[int, ...]:
-    if winner is None:
-        return ()
-    if isinstance(winner, int):
-        return (winner,)
-    return tuple(winner)
-
-
-def outcome(game: Game) -> list[float]:
+def outcome(game: EngineGame) -> list[float]:
     """Each seat's reward at the end of ``game`` (zeros while it goes on).
 
     The winners share +1 (a shared win is a fraction), the losers share -1, so the
     rewards sum to 0; if every seat shares the win, every reward is 0."""
     n = game.n
-    winners = _winners(game.winner)
-    if not winners or len(winners) == n:
+    won = winners(game.winner)
+    if not won or len(won) == n:
         return [0.0] * n
-    win, lose = 1.0 / len(winners), -1.0 / (n - len(winners))
-    return [win if s in winners else lose for s in range(n)]
-
-
-def advance(game: Game) -> None:
-    """Take every pending draw at once (R-DRAW-1: bots always draw at once), so that
-    exactly one seat, ``game.to_move``, may act and ``DRAW`` is never legal."""
-    while game.pending_draw is not None and not game.is_over:
-        game.apply(DRAW)
+    win, lose = 1.0 / len(won), -1.0 / (n - len(won))
+    return [win if s in won else lose for s in range(n)]
 
 
 def to_action(action: object) -> int:

@@ -24,7 +24,6 @@ from ono99.envs._opponents import opponent_names
 from ono99.envs.encoding import (
     PlayLog,
     action_mask,
-    advance,
     encode,
     observation_space,
     outcome,
@@ -138,7 +137,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
                 s: make_bot(name, self._draw_seed())
                 for s, name in zip(others, self.opponents, strict=True)
             }
-            advance(self.game)
+            self.game.take_draws()
             self._log.start(self.game.round)
             self._play_bots()
             if not self.game.is_over:  # a game over before the learner's first turn is redealt
@@ -149,7 +148,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
     def _play_bots(self) -> None:
         """Bots move until the learner must act or the game is over."""
         game = self.game
-        advance(game)
+        game.take_draws()
         while not game.is_over and game.to_move != self.seat:
             seat = game.to_move
             assert seat is not None
@@ -158,7 +157,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             if action not in view.legal:
                 raise IllegalAction(f"the bot in seat {seat} chose an illegal action {action!r}")
             game.apply(action)
-            advance(game)
+            game.take_draws()
             self._log.record(seat, action, game.round)
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -195,7 +194,7 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             self._done = True
             return obs, -1.0, True, False, info
         self.game.apply(act)
-        advance(self.game)
+        self.game.take_draws()
         self._log.record(self.seat, act, self.game.round)
         self._play_bots()
         obs, info = self._observe()

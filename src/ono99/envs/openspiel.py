@@ -47,7 +47,6 @@ from ono99.determinize import sample_world
 from ono99.envs._deps import missing
 from ono99.envs.encoding import (
     NUM_CARDS,
-    advance,
     encode,
     field_names,
     obs_size,
@@ -303,13 +302,13 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
                 seed = int.from_bytes(bytes(box.seed_bytes), "big")
                 engine = Game(self._game.rules, self._game.players, seed=seed)
                 box.engine = engine
-                advance(engine)
+                engine.take_draws()
                 self._remember()
             return
         round_before = engine.round
         seat = engine.to_move
         engine.apply(to_action(action))
-        advance(engine)
+        engine.take_draws()
         assert seat is not None
         box.plays.append((seat, int(action), engine.round != round_before))
         self._remember()

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ono99.cards import DRAW, parse_action
 from ono99.errors import IllegalAction, RecordError
@@ -339,15 +340,15 @@ class FastGame:
 
     def take_draws(self) -> None:
         """Take every pending draw at once (R-DRAW-1), as the environments do
-        (:func:`ono99.envs.encoding.advance`)."""
+        (:meth:`ono99.Game.take_draws`)."""
         if self._deals is not NO_DEALS:
             raise ValueError("take_draws plays dealt games, not a record's deals")
         fast_obs.advance(self.state, self._cfg, self._prefix, *self._work(), *NO_DEALS)
 
-    def observe(self, seat: int, obs: _Array, mask: _Array) -> None:
-        """Write ``encode(view(seat))`` and ``action_mask(view(seat))`` (:mod:`ono99.envs.encoding`)
-        into ``obs`` (float32) and ``mask`` (int8): from ``seat``'s hand and the public
-        state only (R-SET-1)."""
+    def observe(self, seat: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
+        """Write ``seat``'s observation vector and action mask (as :meth:`ono99.Game.observe`
+        writes them from its view) into ``obs`` (float32) and ``mask`` (int8): from
+        ``seat``'s hand and the public state only (R-SET-1)."""
         fast_obs.observe_seat(self.state, self._cfg, seat, obs, mask)
 
     def copy(self) -> FastGame:

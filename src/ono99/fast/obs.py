@@ -102,7 +102,7 @@ def advance(
     st: I64, cfg: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
     gdl: I64,
 ) -> None:  # fmt: skip
-    """Take every pending draw at once (R-DRAW-1), as :func:`ono99.envs.encoding.advance`.
+    """Take every pending draw at once (R-DRAW-1), as :meth:`ono99.Game.take_draws`.
     (Callers test ``st[S_PENDING] >= 0`` first: a call with these arrays costs.)"""
     while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
         r = k.play_fast(st, cfg, k.DRAW)
