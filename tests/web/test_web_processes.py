@@ -232,3 +232,50 @@ def test_processes_starting_together_on_an_empty_database(pg_url: str) -> None:
         with store.engine.begin() as c:  # empty again for the next round
             c.execute(sa.text("drop table " + ", ".join(sorted(have)) + " cascade"))
         store.close()
+
+
+def test_phones_on_two_processes_follow_one_companion_game(
+    two_servers: tuple[Server, Server],
+) -> None:
+    """docs/companion.md "Several phones on one game", R-TURN-1: a companion game on two
+    processes (one PostgreSQL): a page on B hears each tap made through A at once (NOTIFY),
+    and taps through either process, each on the version its phone last saw, are all
+    counted once, in order (a process that had the game loaded never stores over the
+    other's change)."""
+    import asyncio
+    import json as _json
+
+    from websockets.asyncio.client import connect
+
+    from ono99.tracking import Tracker
+
+    a, b = two_servers
+    setup = {"rules": "mattel2022", "players": ["Ana", "Bo", "Cy"], "first": 0}
+    r = httpx.post(f"{a.url}/api/companion", json=setup)
+    gid, v = r.json()["id"], r.json()["version"]
+    assert httpx.get(f"{b.url}/api/companion/{gid}").json()["version"] == v  # loaded on B
+    twin = Tracker("mattel2022", ["Ana", "Bo", "Cy"], 0)
+
+    async def follow() -> None:
+        nonlocal v
+        async with connect(f"{b.ws_url}/ws/companion/{gid}") as ws:
+            assert _json.loads(await ws.recv())["version"] == v
+            for i, code in enumerate(["7", "P2", "R", "10", "5", "3"]):
+                via = a if i % 2 == 0 else b
+                got = httpx.post(
+                    f"{via.url}/api/companion/{gid}/tap", json={"tap": code, "version": v}
+                )
+                assert got.status_code == 200 and "merged" not in got.json(), got.text
+                v = got.json()["version"]
+                twin.tap(code)
+                while True:  # B's page: the change, whichever process took it
+                    msg = _json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg["version"] == v:
+                        break
+                assert msg["state"]["total"] == twin.state()["total"]
+                assert msg["record"]["moves"] == twin.taps
+
+    arun(follow())
+    for srv in (a, b):
+        got = httpx.get(f"{srv.url}/api/companion/{gid}/record").json()
+        assert got["moves"] == twin.taps

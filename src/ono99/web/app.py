@@ -41,6 +41,7 @@ from ono99.web.limits import (
     Guard,
     Limits,
     RateLimit,
+    SocketGuard,
     client_ip,
     hide_tokens,
     is_json,
@@ -356,7 +357,35 @@ def create_app(
 
     app.include_router(make_words_router())  # /api/i18n/{lang}, /api/presets
     app.include_router(make_replay_router())
-    app.include_router(make_companion_router(db_url))  # /companion (docs/companion.md)
+
+    @contextlib.asynccontextmanager
+    async def admitted(websocket: WebSocket, lang: str) -> AsyncIterator[SocketGuard | None]:
+        """A websocket let in (this server's origin, under the limits): its guard while
+        it is open; None where it was refused (and closed, told why)."""
+        ip = client_ip(websocket.scope)
+        origin = websocket.headers.get("origin")
+        if origin is not None and not same_origin(origin, websocket.headers.get("host"), public):
+            # a page of another site: refused at the handshake (HTTP 403); a client that
+            # is not a browser sends no Origin and is let in
+            await websocket.close(code=1008)
+            yield None
+            return
+        refused = guard.open_socket(ip)
+        await websocket.accept()
+        if refused is not None:
+            text = catalog(lang).gettext(refused[0])
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({"type": "error", "error": text}))
+                await websocket.close(code=refused[1])
+            yield None
+            return
+        try:
+            yield guard.socket(ip)
+        finally:
+            guard.close_socket(ip)
+
+    # /companion (docs/companion.md), its pages following their games live
+    app.include_router(make_companion_router(db_url, admit=admitted))
 
     @app.get("/api/schema")
     async def schema() -> dict[str, Any]:
@@ -368,24 +397,8 @@ def create_app(
     async def ws(websocket: WebSocket, table_id: str) -> None:
         lang = request_language(websocket)
         token = websocket.query_params.get("token")
-        ip = client_ip(websocket.scope)
-        origin = websocket.headers.get("origin")
-        if origin is not None and not same_origin(origin, websocket.headers.get("host"), public):
-            # a page of another site: refused at the handshake (HTTP 403); a client that
-            # is not a browser sends no Origin and is let in
-            await websocket.close(code=1008)
-            return
-        refused = guard.open_socket(ip)
-        await websocket.accept()
-        if refused is not None:
-            text = catalog(lang).gettext(refused[0])
-            with contextlib.suppress(Exception):
-                await websocket.send_text(json.dumps({"type": "error", "error": text}))
-                await websocket.close(code=refused[1])
-            return
-        try:
-            await serve_socket(websocket, hub(), table_id, token, lang, guard.socket(ip))
-        finally:
-            guard.close_socket(ip)
+        async with admitted(websocket, lang) as sock:
+            if sock is not None:
+                await serve_socket(websocket, hub(), table_id, token, lang, sock)
 
     return app

@@ -10,6 +10,7 @@ reload, a dropped connection or a server restart loses nothing. See docs/compani
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import threading
@@ -19,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import (
     Column,
@@ -33,6 +34,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import text as sql_text
 
 from ono99.errors import Ono99Error
 from ono99.i18n import N_
@@ -40,6 +42,7 @@ from ono99.tracking import Tracker
 from ono99.web.announce import catalog, request_language
 from ono99.web.companion_core import (
     CHANGES,
+    STALE,
     CompanionError,
     apply_change,
     error_text,
@@ -48,6 +51,7 @@ from ono99.web.companion_core import (
     payload,
     tracker_from,
 )
+from ono99.web.companion_live import Screens
 from ono99.web.companion_site import (
     PYODIDE_FILES,
     PYODIDE_VERSION,
@@ -55,11 +59,19 @@ from ono99.web.companion_site import (
     python_archive,
     site_config,
 )
-from ono99.web.limits import is_json
-from ono99.web.store import create_schema, open_engine
+from ono99.web.conn import Conn
+from ono99.web.hub import Hub
+from ono99.web.limits import SocketGuard, is_json
+from ono99.web.store import CHANNEL, create_schema, open_engine
 from ono99.web.voice import MAX_TEXT, VOICES, available, synthesize
 
-__all__ = ["make_router", "CompanionStore"]
+__all__ = ["make_router", "CompanionStore", "Admit"]
+
+#: lets a websocket in (same origin, under the limits: ``ono99.web.app``): its guard, or
+#: None where it was refused (and closed)
+Admit = Callable[[WebSocket, str], contextlib.AbstractAsyncContextManager[SocketGuard | None]]
+#: a change to a companion game as announced on CHANNEL: "PROC:c/ID" (web.hub.Hub.watchers)
+_KIND = "c"
 
 STATIC = Path(__file__).parent / "static"
 #: Pyodide's files as a browser must get them (a module script needs a JavaScript type)
@@ -78,6 +90,10 @@ companion_t = Table(
 )
 
 
+class Stale(Exception):
+    """Another process stored a newer version of the game first: load it and decide again."""
+
+
 class CompanionStore:
     """The companion's games in the server's database (its own table)."""
 
@@ -85,22 +101,31 @@ class CompanionStore:
         self.engine: Engine = open_engine(url)  # the tables' database, set up alike
         create_schema(self.engine, _meta)  # one process at a time (PostgreSQL)
 
-    def save(self, game_id: str, version: int, data: dict[str, Any], new: bool) -> None:
+    def save(
+        self, game_id: str, version: int, data: dict[str, Any], new: bool, notify: str | None
+    ) -> None:
+        """Store version ``version`` of the game; :class:`Stale` unless the stored one is
+        the version before it (several processes: each change is taken once, in order).
+        ``notify``: the payload to announce it with on CHANNEL, on commit (PostgreSQL)."""
         now = time.time()
-        text = json.dumps(data, ensure_ascii=False)
+        doc = json.dumps(data, ensure_ascii=False)
         with self.engine.begin() as c:
             if new:
                 c.execute(
                     companion_t.insert().values(
-                        id=game_id, created=now, updated=now, version=version, data=text
+                        id=game_id, created=now, updated=now, version=version, data=doc
                     )
                 )
             else:
-                c.execute(
+                done = c.execute(
                     update(companion_t)
-                    .where(companion_t.c.id == game_id)
-                    .values(updated=now, version=version, data=text)
+                    .where(companion_t.c.id == game_id, companion_t.c.version == version - 1)
+                    .values(updated=now, version=version, data=doc)
                 )
+                if done.rowcount != 1:
+                    raise Stale(game_id)
+            if notify is not None:
+                c.execute(sql_text("select pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": notify})
 
     def load(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
         with self.engine.connect() as c:
@@ -152,10 +177,13 @@ def _payload(
     return {"id": g.id, "version": g.version, **payload(g.tracker, lang, events, tap, loser)}
 
 
-def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRouter:
+def make_router(
+    db_url: str, pyodide: Path | str | bool | None = True, admit: Admit | None = None
+) -> APIRouter:
     """The companion's page and API on the database at ``db_url``; the page runs the
     games itself with Pyodide from ``pyodide`` (a folder, a URL, None: not at all;
-    True: as ``ONO99_PYODIDE`` says, :func:`ono99.web.companion_site.pyodide_source`)."""
+    True: as ``ONO99_PYODIDE`` says, :func:`ono99.web.companion_site.pyodide_source`).
+    With ``admit``, every page open on a game follows it live (``/ws/companion/{id}``)."""
     router = APIRouter()
     source = pyodide_source() if pyodide is True else pyodide or None
     # the page's own files only, as every page (web.guards.PAGE_HEADERS); and WebAssembly
@@ -170,6 +198,9 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
     holder: dict[str, CompanionStore] = {}
     init_lock = threading.Lock()
     load_lock = asyncio.Lock()
+    screens = Screens()
+    hubs: list[Hub] = []  # the server's hub, once known: other processes (PostgreSQL)
+    refreshing: set[asyncio.Task[None]] = set()
 
     def store() -> CompanionStore:
         with init_lock:
@@ -222,8 +253,80 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
         except _Error as e:
             return err(request, e)
 
-    async def save(g: _Game, new: bool = False) -> None:
-        await asyncio.to_thread(store().save, g.id, g.version, g.data(), new)
+    def hub_of(app: FastAPI) -> Hub | None:
+        """The hub of the app (its other processes); the companion hears of their changes
+        to its games through it (Hub.watchers)."""
+        hub = getattr(app.state, "hub", None)
+        if isinstance(hub, Hub) and not hubs:
+            hubs.append(hub)
+            hub.watchers[_KIND] = heard
+        return hub if isinstance(hub, Hub) else None
+
+    async def save(g: _Game, app: FastAPI, new: bool = False) -> None:
+        """Store the game's new version (Stale: another process stored one first) and
+        tell the other processes (PostgreSQL)."""
+        hub = hub_of(app)
+        proc = hub.shared.proc if hub is not None and hub.shared is not None else None
+        notify = None if proc is None else f"{proc}:{_KIND}/{g.id}"
+        await asyncio.to_thread(store().save, g.id, g.version, g.data(), new, notify)
+
+    async def stored(g: _Game, req: str | None, app: FastAPI) -> bool:
+        """The change made to ``g`` stored as its next version; False where another
+        process stored one first: ``g`` is then the stored game, to decide again on."""
+        g.version += 1
+        g.req = req
+        try:
+            await save(g, app)
+        except Stale:
+            await reload(g, force=True)
+            return False
+        return True
+
+    async def reload(g: _Game, force: bool = False) -> bool:
+        """The game as stored now (another process changed it); whether it changed."""
+        row = await asyncio.to_thread(store().load, g.id)
+        if row is None or (row[0] == g.version and not force):
+            return False
+        version, data = row
+        g.tracker = await asyncio.to_thread(tracker_from, data)
+        g.version = version
+        req = data.get("req")
+        g.req = req if isinstance(req, str) else None
+        return True
+
+    def tell(g: _Game, events: Any = None, tap: str | None = None, loser: int | None = None,
+             req: str | None = None) -> None:  # fmt: skip
+        """Send every page open on the game (this process) the game as it stands, with
+        what the change did (``events``) where known."""
+        record = game_data(g.tracker)
+        screens.send(
+            g.id,
+            lambda lang: {
+                "type": "game",
+                **_payload(g, lang, events, tap, loser),
+                "record": record,
+                "req": req,
+            },
+        )
+
+    def heard(game_id: str | None) -> None:
+        """Another process changed ``game_id`` (None: maybe any game): the pages open on
+        it here are sent it; a game nobody watches here is just forgotten (loaded again
+        when asked for)."""
+        ids = list(games) if game_id is None else [game_id]
+        for gid in ids:
+            if gid in games and not screens.watching(gid):
+                del games[gid]
+            elif gid in games:
+                task = asyncio.create_task(refresh(games[gid]))
+                refreshing.add(task)
+                task.add_done_callback(refreshing.discard)
+
+    async def refresh(g: _Game) -> None:
+        async with g.lock:
+            with contextlib.suppress(Exception):  # the database away a moment: next change
+                if await reload(g):
+                    tell(g)
 
     @router.get("/companion", include_in_schema=False)
     async def page() -> Response:
@@ -287,7 +390,7 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
             return err(request, e)
         g = _Game(secrets.token_urlsafe(18), tracker, 1)
         games[g.id] = g
-        await save(g, new=True)
+        await save(g, request.app, new=True)
         data = _payload(g, request_language(request), tracker.last_events)
         return JSONResponse(data, status_code=201)
 
@@ -325,25 +428,25 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
                 return err(request, e)
             return await push_new(game_id, rec, req, lang, request)
         async with g.lock:
-            if (req is not None and req == g.req) or rec == game_data(g.tracker):
-                # counted before (its answer was lost), or nothing new: the game as it is
+            while True:
+                if (req is not None and req == g.req) or rec == game_data(g.tracker):
+                    # counted before (its answer was lost), or nothing new: the game as it is
+                    return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)})
+                if base != g.version:
+                    # another screen changed it: the page merges its changes on this one
+                    return JSONResponse(
+                        {"error": catalog(lang).gettext(STALE), **_payload(g, lang),
+                         "record": game_data(g.tracker)},
+                        status_code=409,
+                    )  # fmt: skip
+                try:
+                    g.tracker = await asyncio.to_thread(tracker_from, rec, strict=True)
+                except (_Error, Ono99Error) as e:
+                    return err(request, e, **_payload(g, lang))
+                if not await stored(g, req, request.app):
+                    continue
+                tell(g, g.tracker.last_events, req=req)
                 return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)})
-            if base != g.version:
-                text = catalog(lang).gettext(
-                    N_("the game changed on another screen; here it is as it stands")
-                )
-                return JSONResponse(
-                    {"error": text, **_payload(g, lang), "record": game_data(g.tracker)},
-                    status_code=409,
-                )
-            try:
-                g.tracker = await asyncio.to_thread(tracker_from, rec, strict=True)
-            except (_Error, Ono99Error) as e:
-                return err(request, e, **_payload(g, lang))
-            g.version += 1
-            g.req = req
-            await save(g)
-            return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)})
 
     async def push_new(
         game_id: str, rec: dict[str, Any], req: str | None, lang: str, request: Request
@@ -354,13 +457,10 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
             return err(request, e)
         async with load_lock:
             if game_id in games or (await asyncio.to_thread(store().load, game_id)) is not None:
-                return err(
-                    request,
-                    _Error(409, N_("the game changed on another screen; here it is as it stands")),
-                )
+                return err(request, _Error(409, STALE))
             g = _Game(game_id, tracker, 1, req)
             games[game_id] = g
-            await save(g, new=True)
+            await save(g, request.app, new=True)
         return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)}, status_code=201)
 
     @router.get("/api/companion/{game_id}/record")
@@ -380,32 +480,54 @@ def make_router(db_url: str, pyodide: Path | str | bool | None = True) -> APIRou
         except _Error as e:
             return err(request, e)
         lang = request_language(request)
+        req = data.get("req")
+        if not isinstance(req, str) or not 8 <= len(req) <= 64:
+            req = None
+        version = data.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            return err(request, _Error(400, N_("the version must be a whole number")))
         async with g.lock:
-            req = data.get("req")
-            if not isinstance(req, str) or not 8 <= len(req) <= 64:
-                req = None
-            if req is not None and req == g.req:
-                # this change was counted; its answer was lost on the way: the state now
-                return JSONResponse({**_payload(g, lang), "announce": [], "repeat": True})
-            version = data.get("version")
-            if version is not None and version != g.version:
-                return JSONResponse(
-                    {
-                        "error": catalog(lang).gettext(
-                            N_("the game changed on another screen; here it is as it stands")
-                        ),
-                        **_payload(g, lang),
-                    },
-                    status_code=409,
-                )
-            try:
-                events, tap, loser = await asyncio.to_thread(apply_change, g.tracker, what, data)
-            except (_Error, Ono99Error) as e:
-                return err(request, e, **_payload(g, lang))
-            g.version += 1
-            g.req = req
-            await save(g)
-            return JSONResponse(_payload(g, lang, events, tap, loser))
+            while True:
+                if req is not None and req == g.req:
+                    # this change was counted; its answer was lost on the way: the state now
+                    return JSONResponse({**_payload(g, lang), "announce": [], "repeat": True})
+                # made on another version (another screen changed the game since): merged
+                stale = version is not None and version != g.version
+                try:
+                    events, tap, loser = await asyncio.to_thread(
+                        apply_change, g.tracker, what, data, stale=stale
+                    )
+                except (_Error, Ono99Error) as e:
+                    return err(request, e, **_payload(g, lang))
+                if not await stored(g, req, request.app):
+                    continue
+                tell(g, events, tap, loser, req)
+                out = _payload(g, lang, events, tap, loser)
+                return JSONResponse({**out, "merged": True} if stale else out)
+
+    if admit is not None:
+        live = admit
+
+        @router.websocket("/ws/companion/{game_id}")
+        async def socket(websocket: WebSocket, game_id: str) -> None:
+            """The game live: as it stands at once, then after every change."""
+            lang = request_language(websocket)
+            async with live(websocket, lang) as sock:
+                if sock is None:
+                    return
+                hub_of(websocket.app)
+                try:
+                    g = await get_game(game_id)
+                except _Error as e:
+                    with contextlib.suppress(Exception):  # the page may be gone already
+                        await websocket.send_text(
+                            json.dumps({"type": "error", "error": error_text(e, lang)})
+                        )
+                        await websocket.close(code=4404)
+                    return
+                conn = Conn(None, lang)
+                conn.send({"type": "game", **_payload(g, lang), "record": game_data(g.tracker)})
+                await screens.serve(websocket, game_id, conn, sock)
 
     def change_endpoint(what: str) -> Callable[[str, Request], Awaitable[Response]]:
         async def endpoint(game_id: str, request: Request) -> Response:

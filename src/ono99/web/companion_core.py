@@ -25,13 +25,15 @@ from ono99.web.announce import catalog, speaking, translate
 
 __all__ = [
     "TAP_LIMIT", "CompanionError", "check_name", "new_tracker", "tracker_from", "game_data",
-    "apply_change", "payload", "error_text", "Local", "CHANGES",
+    "apply_change", "merge", "payload", "error_text", "Local", "CHANGES", "STALE",
 ]  # fmt: skip
 
 #: the most taps one game may have (a long 8-player points game stays far below)
 TAP_LIMIT = 20_000
 #: the changes a game takes (the last part of ``POST /api/companion/{id}/CHANGE``)
 CHANGES = ("tap", "undo", "redo", "laid", "insert", "points", "hands")
+#: a change made on a game that another screen changed since, and that cannot be merged
+STALE = N_("the game changed on another screen; here it is as it stands")
 
 
 class CompanionError(Exception):
@@ -118,11 +120,18 @@ def _count_error(t: Tracker, what: str) -> CompanionError:
 
 
 def apply_change(
-    t: Tracker, what: str, data: Mapping[str, Any]
+    t: Tracker, what: str, data: Mapping[str, Any], *, stale: bool = False
 ) -> tuple[list[Event], str | None, int | None]:
     """Apply the change ``what`` (one of :data:`CHANGES`) with its body ``data`` to ``t``.
     Answers the events to tell, the tap to name in them and the seat whose own card took
-    the total to the limit; a refused change raises and leaves ``t`` as it was."""
+    the total to the limit; a refused change raises and leaves ``t`` as it was.
+
+    ``stale``: the change was made on a version of the game another screen has changed
+    since. A tap, a fix or what a round's end needs is merged (applied where it still
+    applies legally to the game as it stands, refused otherwise); an undo or a redo is
+    refused: it would take back or make again another screen's tap."""
+    if stale and what in ("undo", "redo"):
+        raise CompanionError(409, STALE)
     if what == "tap":
         tap = _tap_code(data.get("tap"))
         _room(t)
@@ -158,6 +167,37 @@ def apply_change(
             raise _count_error(t, what)
         return t.enter_hands(hands, at), None, None
     raise CompanionError(404, N_("there is no such game"))
+
+
+def merge(t: Tracker, items: list[Any]) -> list[tuple[int, Exception]]:
+    """Apply ``items`` (changes ``{"path": CHANGE, "body": {...}}`` one screen made in
+    order, offline, on a game another screen has changed since) on top of ``t``: each one
+    that still applies legally is applied, the others are refused and answered as
+    ``(index, error)``. An undo or a redo stands only where it takes back (or makes
+    again) one of these items' own taps, never another screen's."""
+    own = undone = 0  # this screen's taps on top of the game; its taps taken back
+    refused: list[tuple[int, Exception]] = []
+    for i, item in enumerate(items):
+        what = item.get("path") if isinstance(item, dict) else None
+        body = item.get("body") if isinstance(item, dict) else None
+        before = len(t.taps)
+        try:
+            if not isinstance(what, str) or not isinstance(body, dict):
+                raise CompanionError(400, N_("the request body is not JSON"))
+            mine = (what == "undo" and own > 0) or (what == "redo" and undone > 0)
+            apply_change(t, what, body, stale=not mine)
+        except (CompanionError, Ono99Error) as e:
+            refused.append((i, e))
+            continue
+        if what == "undo":
+            own, undone = own - 1, undone + 1
+        elif what == "redo":
+            own, undone = own + 1, undone - 1
+        elif len(t.taps) > before:
+            own += len(t.taps) - before
+            if what == "tap":
+                undone = 0  # a new tap ends the redo list
+    return refused
 
 
 def announce(
@@ -266,6 +306,25 @@ class Local:
             return self._refused(None, e, lang)
         self.games[game_id] = t
         return self._answer(game_id, payload(t, lang))
+
+    def rebase(self, game_id: str, record: str, items: str, lang: str) -> str:
+        """The game ``record`` (another screen's, :func:`game_data`'s form) with this
+        browser's changes ``items`` merged on top (:func:`merge`); ``refused``: those
+        that could not be, ``[{"index", "error"}]``."""
+        try:
+            t = tracker_from(json.loads(record))
+            todo = json.loads(items)
+        except (CompanionError, Ono99Error, ValueError) as e:
+            return self._refused(None, e, lang)
+        if not isinstance(todo, list):
+            return self._refused(
+                None, CompanionError(400, N_("the request body is not JSON")), lang
+            )
+        refused = merge(t, todo)
+        self.games[game_id] = t
+        out = payload(t, lang)
+        out["refused"] = [{"index": i, "error": error_text(e, lang)} for i, e in refused]
+        return self._answer(game_id, out)
 
     def change(self, game_id: str, what: str, body: str, lang: str) -> str:
         """One change (``what``: one of :data:`CHANGES`; ``body``: its request body)."""

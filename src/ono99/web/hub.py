@@ -70,6 +70,10 @@ class Hub:
         self._writer: asyncio.Task[None] | None = None
         #: other processes on the same database (PostgreSQL): web/shared.py
         self.shared: Shared | None = None
+        #: other things stored in the database whose changes are announced on CHANNEL as
+        #: "PROC:KIND/ID" (the companion's games, web/companion.py): KIND -> called with
+        #: ID, or with None when anything may have changed (the listener reconnected)
+        self.watchers: dict[str, Callable[[str | None], None]] = {}
         self._claims: set[asyncio.Task[None]] = set()
 
     def _share(self) -> None:
@@ -86,9 +90,17 @@ class Hub:
             for t in list(self.tables.values()):
                 if t.phase != "over":
                     t.request_sync()
+            for watcher in list(self.watchers.values()):
+                watcher(None)
             return
         proc, _, table_id = payload.partition(":")
         if self.shared is not None and proc == self.shared.proc:
+            return
+        kind, other, thing = table_id.partition("/")  # table ids never hold a "/"
+        if other:
+            heard = self.watchers.get(kind)
+            if heard is not None:
+                heard(thing)
             return
         table = self.tables.get(table_id)
         if table is not None:
