@@ -4,6 +4,7 @@
 // options, card names, rules help) come from GET /api/i18n/{lang} and /api/presets, and
 // every `state` names the cards, says whose turn it is and why a card cannot be played.
 import * as api from "./api.js";
+import { cardFace, renderPile } from "./cards.js";
 import { $, $$, fill, h, show } from "./dom.js";
 import {
   LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setLanguage, t, tn,
@@ -36,6 +37,7 @@ const state = {
   sent: false, // a move is on its way
   helpRules: [null, {}], // [preset, options] of the last table seen (null: the default)
   summaryFor: null,
+  playedBy: null, // the seat whose card went on the pile with the last state (the pile's motion)
   summaryMoves: null, // view.moves when the round summary was shown: the next move hides it
   deadline: null,
   warned: null, // the deadline whose "seconds left" warning was said
@@ -394,6 +396,9 @@ function renderTable() {
     t("Round {round}", { round: v.round }),
     t("draw pile {count}", { count: v.draw_pile }),
   ].join(" · ");
+  const from = state.playedBy === null ? null : $(`#players li[data-seat="${state.playedBy}"]`);
+  renderPile($("#pile"), v.discard || [], v.draw_pile, from);
+  state.playedBy = null;
   $("#turn").textContent = state.texts.turn;
   $("#turn").classList.toggle("mine", mine && (v.legal || []).length > 0);
   const owes = $("#owes");
@@ -460,6 +465,7 @@ function renderHand() {
       onclick: () => playCard(code, i),
     },
     h("span", { class: "key", "aria-hidden": "true", text: i < 9 ? String(i + 1) : "" }),
+    cardFace(code),
     h("span", { class: "face", text: cardWord(code) }),
     reason ? h("span", { class: "why", id: rid, text: reason }) : null);
   });
@@ -467,7 +473,7 @@ function renderHand() {
     buttons.push(h("button", {
       type: "button", class: "card c-x4 ok", "aria-disabled": state.sent ? "true" : "false",
       dataset: { card: "99x4", index: String(buttons.length) }, onclick: () => playCard("99x4"),
-    }, h("span", { class: "face", text: t("Discard four {card} cards", { card: cardWord("99") }) })));
+    }, cardFace("99x4"), h("span", { class: "face", text: t("Discard four {card} cards", { card: cardWord("99") }) })));
   }
   fill($("#hand"), buttons);
   if (focused !== null && !Number.isNaN(focused)) {
@@ -663,6 +669,8 @@ function onState(msg) {
   for (const e of events) {
     const text = eventText(e);
     if (text && HEADLINE.includes(e.kind)) state.lastEvent = { kind: e.kind, text };
+    // the seat a new card on the pile comes from (it travels from there; not on a catch-up)
+    if (e.kind === "play" && typeof e.seat === "number") state.playedBy = catchup ? null : e.seat;
   }
   const moved = prev && v.moves !== prev.moves;
   if (moved && state.summaryMoves !== null && v.moves > state.summaryMoves) hideSummary();
