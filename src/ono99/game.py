@@ -162,7 +162,7 @@ class Game:
         "discard": "list", "total": "same", "direction": "same", "_to_move": "same",
         "_owes_two": "same", "plays_left": "same", "played_99": "same", "alive": "list",
         "active": "list", "n_active": "same", "out": "list", "tokens": "maybe",
-        "scores": "maybe", "round_out": "list", "round": "same", "_winner": "winner",
+        "scores": "maybe", "round_out": "list", "out_rounds": "list", "round": "same", "_winner": "winner",
         "_pending": "same", "moves": "list", "move_seats": "list", "events": "events",
         "reshuffles": "same", "_legal": "same", "_bust_mode": "same",
     }  # fmt: skip
@@ -211,6 +211,9 @@ class Game:
         self.tokens: list[int] | None = r.scoring.start_tokens(n)
         self.scores: list[int] | None = r.scoring.start_scores(n)
         self.round_out: list[int] = []
+        #: the round each seat of ``out`` left the game in (R-END-3 places those put out at
+        #: the same round's end by their points)
+        self.out_rounds: list[int] = []
         self.round = 0
         self._winner: int | list[int] | None = None
         self._pending = -1
@@ -501,6 +504,7 @@ class Game:
         g.tokens = None if view.tokens is None else list(view.tokens)
         g.scores = None if view.scores is None else list(view.scores)
         g.round_out = list(view.round_out)
+        g.out_rounds = list(view.out_rounds)
         g.round = view.round
         w = view.winner
         g._winner = list(w) if isinstance(w, tuple) else w
@@ -704,6 +708,7 @@ class Game:
     def _eliminate(self, p: int) -> None:
         self.alive[p] = False
         self.out.append(p)
+        self.out_rounds.append(self.round)
         self._emit("eliminated", p)
 
     def _out_of_round(self, p: int) -> None:

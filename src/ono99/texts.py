@@ -30,7 +30,7 @@ from ono99.rules import (
 from ono99.view import PlayerView, PublicView
 
 __all__ = ["tell", "why_not", "rules_help", "preset_title", "direction_text", "turn_text",
-           "standing_text", "score_text", "winner_text", "move_name", "final_order",
+           "standing_text", "score_text", "winner_text", "move_name", "final_order", "final_places",
            "final_standings", "card_legend", "option_label", "choice_label", "card_names",
            "preset_words", "view_words", "owes_text"]  # fmt: skip
 
@@ -219,37 +219,86 @@ def card_legend(rules: Rules) -> list[str]:
     return [_("The cards are printed in English: {cards}.").format(cards=", ".join(pairs))]
 
 
-def final_order(view: PlayerView) -> list[int]:
-    """The seats from first place to last once the game is over: the winner (or the
-    players sharing the win) first, then those still in the game by score (points games
-    that end at the target), then those who went out, the last one out first."""
+def final_places(view: PublicView) -> list[tuple[int, int]]:
+    """``(place, seat)`` for every player once the game is over, first place first: the
+    winner (or the players sharing the win, all first), then those still in the game by
+    their score (points games that end at the target; equal points share a place), then
+    those who went out, the last one out first. Players put out at the same round's end
+    of a points game are placed among themselves by their points, fewest best, equal
+    points sharing a place (R-END-3); the ``out`` list keeps them in seat order. The one
+    ranking of the terminal's standings, the web table's and the analysis report's.
+
+    >>> from ono99 import Game
+    >>> g = Game("classic1980", 4, options={"scoring": "points", "target": 30}, seed=0)
+    >>> while not g.is_over:
+    ...     _ = g.apply(g.legal_actions()[0])
+    >>> v = g.public_view()  # all four reach 30 at the end of round 1; seat 2 has fewest
+    >>> v.out, v.scores, v.winner
+    ((0, 1, 2, 3), (85, 80, 55, 60), 2)
+    >>> final_places(v)
+    [(1, 2), (2, 3), (3, 1), (4, 0)]
+    """
     w = view.winner
-    winners = [] if w is None else ([w] if isinstance(w, int) else list(w))
-    out = [s for s in reversed(view.out) if s not in winners]
-    rest = [s for s in range(view.players) if s not in winners and s not in out]
-    if view.scores is not None:
-        scores = view.scores
-        rest.sort(key=lambda s: scores[s])
-    elif view.tokens is not None:
-        tokens = view.tokens
-        rest.sort(key=lambda s: -tokens[s])
-    return winners + rest + out
+    winners = [] if w is None else ([w] if isinstance(w, int) else sorted(w))
+    groups: list[list[int]] = [winners] if winners else []
+    scores, tokens = view.scores, view.tokens
+    rest = [s for s in range(view.players) if s not in winners and s not in view.out]
+    if scores is not None:
+        groups += _equal_runs(sorted(rest, key=lambda s: scores[s]), scores)
+    elif tokens is not None:
+        groups += _equal_runs(sorted(rest, key=lambda s: -tokens[s]), tokens)
+    else:
+        groups += [[s] for s in rest]
+    rounds = dict(zip(view.out, view.out_rounds, strict=False))
+    ends: list[list[int]] = []  # the last one out first; a points round's end together
+    for seat in reversed([s for s in view.out if s not in winners]):
+        last = ends[-1][0] if ends else None
+        if scores is not None and last in rounds and rounds[last] == rounds.get(seat):
+            ends[-1].append(seat)
+        else:
+            ends.append([seat])
+    for end in ends:
+        groups += (
+            [end] if scores is None else _equal_runs(sorted(end, key=lambda s: scores[s]), scores)
+        )
+    places: list[tuple[int, int]] = []
+    for group in groups:
+        first = len(places) + 1
+        places += [(first, seat) for seat in sorted(group)]
+    return places
+
+
+def _equal_runs(seats: list[int], key: Sequence[int]) -> list[list[int]]:
+    """``seats`` (sorted by ``key``) cut into runs of equal ``key``: the seats of a run
+    share a place."""
+    runs: list[list[int]] = []
+    for seat in seats:
+        if runs and key[runs[-1][0]] == key[seat]:
+            runs[-1].append(seat)
+        else:
+            runs.append([seat])
+    return runs
+
+
+def final_order(view: PublicView) -> list[int]:
+    """The seats from first place to last once the game is over (:func:`final_places`)."""
+    return [seat for _place, seat in final_places(view)]
 
 
 def final_standings(view: PlayerView) -> list[tuple[int, int, str]]:
     """``(place, seat, standing)`` for every player, first place first (see
-    :func:`final_order`); players sharing the win share first place."""
+    :func:`final_places`); players sharing the win share first place."""
     w = view.winner
     winners = set() if w is None else ({w} if isinstance(w, int) else set(w))
     rows: list[tuple[int, int, str]] = []
-    for i, seat in enumerate(final_order(view)):
+    for place, seat in final_places(view):
         if seat in winners:
             parts = [_("winner")]
             if score_text(view, seat):
                 parts.append(score_text(view, seat))
             rows.append((1, seat, ", ".join(parts)))
         else:
-            rows.append((i + 1, seat, standing_text(view, seat) or _("still in the game")))
+            rows.append((place, seat, standing_text(view, seat) or _("still in the game")))
     return rows
 
 
@@ -432,4 +481,5 @@ def view_words(view: PublicView) -> dict[str, Any]:
         "turn": turn_text(view),
         "owes": owes_text(view),
         "why_not": reasons,
+        "places": [{"place": p, "seat": s} for p, s in final_places(view)] if view.is_over else [],
     }

@@ -55,6 +55,9 @@ class PublicView:
     pending_draw: int | None
     #: number of reshuffles so far (the discard pile returned to the draw pile)
     reshuffles: int
+    #: the round each seat of ``out`` left the game in, in ``out``'s order (the places of
+    #: R-END-3, :func:`ono99.texts.final_places`; not part of the view's JSON)
+    out_rounds: tuple[int, ...]
 
     @property
     def players(self) -> int:
@@ -125,6 +128,7 @@ def _public_fields(game: Game) -> tuple[Any, ...]:
         tuple(w) if isinstance(w, list) else w,
         game.pending_draw,
         game.reshuffles,
+        tuple(game.out_rounds),
     )
 
 
@@ -139,7 +143,7 @@ def lobby_view(rules: Rules, names: Sequence[str]) -> PublicView:
     n = len(names)
     return PublicView(
         rules, tuple(names), (0,) * n, 0, 1, None, None, 1, False, (), 0, ((),) * n,
-        (True,) * n, (True,) * n, (), (), None, None, 0, None, None, 0,
+        (True,) * n, (True,) * n, (), (), None, None, 0, None, None, 0, (),
     )  # fmt: skip
 
 

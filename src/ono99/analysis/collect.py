@@ -31,6 +31,7 @@ from ono99.game import Game
 from ono99.i18n import N_
 from ono99.records import to_record
 from ono99.rules import make_rules
+from ono99.texts import final_places
 
 __all__ = [
     "BUST_SITUATIONS",
@@ -88,6 +89,9 @@ class GameData:
     busts: list[dict[str, Any]] = field(default_factory=list)
     #: seats in the order they left the game
     out: list[int] = field(default_factory=list)
+    #: each seat's place at the end, 1 first (R-END-3: those put out at the same round's
+    #: end placed by their points; :func:`ono99.texts.final_places`)
+    places: list[int] = field(default_factory=list)
     #: after each round: tokens (token modes) or scores (points), per seat
     trajectory: list[list[int]] = field(default_factory=list)
     #: the R-REC record of the game (kept apart from games.jsonl)
@@ -141,9 +145,18 @@ def game_data(game: Game, index: int = 0, bots: list[str] | None = None) -> Game
         draws_lost=tally.lost,
         busts=tally.busts,
         out=tally.out,
+        places=_places(game),
         trajectory=tally.trajectory,
         record=record,
     )
+
+
+def _places(game: Game) -> list[int]:
+    """Each seat's final place (the one ranking of every front end)."""
+    places = [0] * game.n
+    for place, seat in final_places(game.public_view()):
+        places[seat] = place
+    return places
 
 
 class _Tally:

@@ -22,7 +22,8 @@ FILES = ("report.html", "summary.json", "games.jsonl", "games.csv", "records.jso
 #: the columns of games.csv (lists joined with spaces)
 CSV_COLUMNS = (
     "index", "seed", "bots", "winners", "moves", "plays", "rounds", "turns", "busts",
-    "out", "reshuffles", "floor_hits", "negative_plays", "min_total", "four99", "draws_lost",
+    "out", "places", "reshuffles", "floor_hits", "negative_plays", "min_total", "four99",
+    "draws_lost",
 )  # fmt: skip
 
 

@@ -98,12 +98,22 @@ def _shares(games: Sequence[GameData], n: int) -> list[float]:
     return wins
 
 
+def _whole(x: float) -> float:
+    """``x`` as an int where it is one (a count, unless a shared place split it)."""
+    return int(x) if x == int(x) else x
+
+
 def _seats(games: Sequence[GameData], n: int) -> dict[str, Any]:
     wins = _shares(games, n)
-    first_out = [0] * n
+    # "first out": placed last (R-END-3: of those put out at the first round's end, the
+    # most points, not the lowest seat); a last place shared is split
+    first_out = [0.0] * n
     for g in games:
         if g.out:
-            first_out[g.out[0]] += 1
+            worst = max(g.places) if g.places else 0
+            last = [s for s, p in enumerate(g.places) if p == worst] or g.out[:1]
+            for s in last:
+                first_out[s] += 1.0 / len(last)
     with_out = sum(1 for g in games if g.out)
     rows = [rate(wins[s], len(games)) for s in range(n)]
     fair = 1.0 / n
@@ -112,7 +122,7 @@ def _seats(games: Sequence[GameData], n: int) -> dict[str, Any]:
         "wins": rows,
         # seats whose interval leaves out the fair share 1/n
         "unfair": [s for s, r in enumerate(rows) if not r["ci95"][0] <= fair <= r["ci95"][1]],
-        "first_out": [rate(first_out[s], with_out) for s in range(n)],
+        "first_out": [rate(_whole(first_out[s]), with_out) for s in range(n)],
     }
 
 

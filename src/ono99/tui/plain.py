@@ -70,8 +70,9 @@ class PlainGame:
                 self.say(_("{name}: {standing}").format(name=name, standing=standing))
 
     def final_standings(self) -> None:
-        """Every player, the winner first, then the others in the reverse of the order
-        they went out (the last one out second)."""
+        """Every player by place (:func:`ono99.texts.final_places`): the winner first, then
+        the others in the reverse of the order they went out, those put out at the same
+        round's end of a points game by their points (R-END-3)."""
         view = self.s.view()
         for place, seat, standing in final_standings(view):
             self.say(

@@ -219,6 +219,11 @@ class TableOut(TableSettings):
     next_table: str | None = Field(description="the rematch's table id")
 
 
+class PlaceOut(_Out):
+    place: int = Field(description="1 first; players who share a place have the same")
+    seat: int
+
+
 class TextsOut(_Out):
     """The words this connection's reader is told beside the view
     (``ono99.texts.view_words``), in its language: the page words nothing itself."""
@@ -231,6 +236,10 @@ class TextsOut(_Out):
     why_not: dict[str, str] = Field(
         description="each move this seat might try (its cards, draw, 99x4) that it may not "
         "make now: why, from its own view only; {} for a spectator"
+    )
+    places: list[PlaceOut] = Field(
+        description="once the game is over, every seat's place, first place first "
+        "(ono99.texts.final_places, R-END-3); [] while it is played"
     )
 
 

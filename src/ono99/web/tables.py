@@ -238,7 +238,8 @@ class Table:
         ``speaking`` block around the call); before the start only the card names."""
         if seen is None:
             rules = make_rules(self.settings.rules, self.settings.options)
-            return {"cards": card_names(rules), "turn": "", "owes": None, "why_not": {}}
+            return {"cards": card_names(rules), "turn": "", "owes": None, "why_not": {},
+                    "places": []}  # fmt: skip
         return view_words(seen)
 
     def broadcast(self, acker: Conn | None = None, ack: Any = None) -> None:

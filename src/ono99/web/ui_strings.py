@@ -62,6 +62,9 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Press D now to draw your card!"),
     N_("Game over"),
     N_("Round {round} is over"),
+    # TRANSLATORS: the column of the final standings that holds each player's place
+    N_("Place"),
+    N_("{place}."),
     N_("Player"),
     N_("Tokens"),
     N_("Points"),

@@ -32,7 +32,7 @@ const state = {
   socket: null,
   msg: null, // the last state message
   view: null,
-  texts: { cards: {}, turn: "", owes: null, why_not: {} }, // the last state's `texts`
+  texts: { cards: {}, turn: "", owes: null, why_not: {}, places: [] }, // the last state's `texts`
   version: null,
   sent: false, // a move is on its way
   helpRules: [null, {}], // [preset, options] of the last table seen (null: the default)
@@ -573,12 +573,20 @@ function showSummary(kind, lines, toldWinner = false) {
   $("#summary-title").textContent = over ? t("Game over") : t("Round {round} is over", { round: v.round - 1 });
   const shown = over && !toldWinner ? [winnerText(v.winner, v.names, v.seat), ...lines] : lines;
   fill($("#summary-lines"), shown.filter(Boolean).map((l) => h("li", { text: l })));
-  const head = h("tr", {}, h("th", { scope: "col", text: t("Player") }));
+  // at the game's end the server's places (R-END-3: players put out at the same round's
+  // end by their points, never by seat), first place first; during the game seat order
+  const places = over ? state.texts.places || [] : [];
+  const order = places.length ? places : v.names.map((_n, s) => ({ seat: s, place: null }));
+  const head = h("tr", {});
+  if (places.length) head.append(h("th", { scope: "col", text: t("Place") }));
+  head.append(h("th", { scope: "col", text: t("Player") }));
   if (v.tokens) head.append(h("th", { scope: "col", text: t("Tokens") }));
   if (v.scores) head.append(h("th", { scope: "col", text: t("Points") }));
   head.append(h("th", { scope: "col", text: t("Status") }));
-  const rows = v.names.map((name, s) => {
-    const tr = h("tr", {}, h("th", { scope: "row", text: name }));
+  const rows = order.map(({ seat: s, place }) => {
+    const tr = h("tr", { "data-seat": String(s) });
+    if (places.length) tr.append(h("td", { text: t("{place}.", { place }) }));
+    tr.append(h("th", { scope: "row", text: v.names[s] }));
     if (v.tokens) tr.append(h("td", { text: String(v.tokens[s]) }));
     if (v.scores) tr.append(h("td", { text: String(v.scores[s]) }));
     tr.append(h("td", { text: statusText(v, s) }));
@@ -648,7 +656,7 @@ function onState(msg) {
     return;
   }
   state.view = v;
-  state.texts = msg.texts || { cards: {}, turn: "", owes: null, why_not: {} };
+  state.texts = msg.texts || { cards: {}, turn: "", owes: null, why_not: {}, places: [] };
   state.helpRules = [v.rules, v.options || {}];
   const events = Array.isArray(msg.events) ? msg.events : [];
   const catchup = Boolean(msg.catchup) || !prev;
