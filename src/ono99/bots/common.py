@@ -32,7 +32,12 @@ __all__ = [
     "weighted_hand",
     "believed_world",
     "forced_move",
+    "MAX_ROLLOUT",
 ]
+
+#: the search's rollouts (``bots.ismcts``, and their compiled copy ``bots.fast_rollout``)
+#: longer than this are cut off and scored as a draw among the players left
+MAX_ROLLOUT = 600
 
 M10 = int(Card.MINUS10)
 REV = int(Card.REVERSE)

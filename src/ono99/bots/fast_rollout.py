@@ -33,6 +33,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ono99.bots import common
+from ono99.bots.common import MAX_ROLLOUT
 from ono99.bots.greedy import SPECIAL_ORDER
 from ono99.bots.heuristic import (
     DRIFT,
@@ -44,7 +45,6 @@ from ono99.bots.heuristic import (
     W_SAFE_CARDS,
     W_SAFETY,
 )
-from ono99.bots.ismcts import MAX_ROLLOUT
 from ono99.fast import core as k
 from ono99.fast.core import I64, U8, U32
 from ono99.fast.game import NO_DEALS, Scratch, rules_vector

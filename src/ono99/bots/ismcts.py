@@ -60,6 +60,7 @@ from ono99.bots import compiled
 from ono99.bots.base import Bot, register, register_param
 from ono99.bots.common import (
     CARD_POINTS,
+    MAX_ROLLOUT,
     P2,
     believed_world,
     forced_move,
@@ -86,8 +87,6 @@ __all__ = [
 
 #: iterations per decision of plain ``ismcts`` (the ``hard`` level's budget)
 DEFAULT_ITERATIONS = 300
-#: rollouts longer than this are cut off and scored as a draw among the players left
-MAX_ROLLOUT = 600
 
 
 def rollout_choice(g: Game, rng: random.Random, epsilon: float) -> int:

@@ -30,14 +30,12 @@ import os
 import threading
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from ono99.web.hub_api import HubApi
 from ono99.web.store import CHANNEL, engine_url
-
-if TYPE_CHECKING:
-    from ono99.web.hub import Hub
 
 __all__ = ["Shared", "lease_seconds"]
 
@@ -62,7 +60,7 @@ def lease_seconds(env: Mapping[str, str] | None = None) -> float:
 class Shared:
     """This process among the others on the same PostgreSQL database."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: HubApi) -> None:
         self.hub = hub
         self.proc = uuid.uuid4().hex
         self.lease = lease_seconds()

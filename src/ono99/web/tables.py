@@ -20,7 +20,7 @@ import logging
 import secrets
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ono99.bots import Bot, make_bot
 from ono99.cards import DRAW, action_code, parse_action
@@ -35,6 +35,7 @@ from ono99.view import PublicView, lobby_view
 from ono99.web.announce import by_bot_text, event_json, speaking, translate
 from ono99.web.conn import Conn
 from ono99.web.errors import WebError, clean_name, no_table
+from ono99.web.hub_api import HubApi
 from ono99.web.protocol import MoveMsg
 from ono99.web.settings import Settings
 from ono99.web.store import (
@@ -43,10 +44,6 @@ from ono99.web.store import (
     StoredTable,
     token_hash,
 )
-
-if TYPE_CHECKING:
-    from ono99.web.hub import Hub
-
 
 __all__ = ["Table"]
 
@@ -64,7 +61,7 @@ def _bot_seed(seed: int, seat: int) -> int:
 class Table:
     """One table and its game; every method that changes it runs under ``self.lock``."""
 
-    def __init__(self, hub: Hub, st: StoredTable) -> None:
+    def __init__(self, hub: HubApi, st: StoredTable) -> None:
         self.hub = hub
         self.id = st.id
         self.code = st.code
