@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the environments' arrays; the engine itself runs without Nu
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["EngineGame"]
+__all__ = ["EngineGame", "ViewedGame"]
 
 
 class EngineGame(Protocol):
@@ -121,4 +121,15 @@ class EngineGame(Protocol):
         """Write ``seat``'s observation vector (``obs``, ``ono99.envs.encoding.obs_size``
         long) and action mask (``mask``, ``NUM_ACTIONS`` long) from its hand and the
         public state only (R-SET-1)."""
+        ...
+
+
+class ViewedGame(EngineGame, Protocol):
+    """A game players are shown views of (:func:`ono99.view.view_of`): the reference
+    engine's, which also keeps the round each seat went out in (the places, R-END-3). The
+    fast engine gives no views (its players are the environments' and the bots' rollouts)."""
+
+    @property
+    def out_rounds(self) -> list[int]:
+        """The round each seat of ``out`` went out in, in the same order."""
         ...

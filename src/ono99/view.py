@@ -16,7 +16,7 @@ from ono99.cards import action_code
 from ono99.rules import Rules
 
 if TYPE_CHECKING:
-    from ono99.engine import EngineGame
+    from ono99.engine import ViewedGame
 
 __all__ = [
     "VIEW_JSON", "JsonKey", "PublicView", "PlayerView", "view_of", "public_view", "lobby_view",
@@ -93,7 +93,7 @@ class PlayerView(PublicView):
         return _PLAYER_JSON(self)
 
 
-def _public_fields(game: EngineGame) -> tuple[Any, ...]:
+def _public_fields(game: ViewedGame) -> tuple[Any, ...]:
     """The :class:`PublicView` fields of ``game``, in field order (positional: views are
     built at every decision of every player in the search bots' rollouts)."""
     n = game.n
@@ -132,7 +132,7 @@ def _public_fields(game: EngineGame) -> tuple[Any, ...]:
     )
 
 
-def public_view(game: EngineGame) -> PublicView:
+def public_view(game: ViewedGame) -> PublicView:
     """What everyone may know of ``game`` (a spectator's view)."""
     return PublicView(*_public_fields(game))
 
@@ -147,7 +147,7 @@ def lobby_view(rules: Rules, names: Sequence[str]) -> PublicView:
     )  # fmt: skip
 
 
-def view_of(game: EngineGame, seat: int) -> PlayerView:
+def view_of(game: ViewedGame, seat: int) -> PlayerView:
     """Build seat ``seat``'s view of ``game``."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat!r} in a {game.n}-player game")
