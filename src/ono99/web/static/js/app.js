@@ -370,14 +370,17 @@ function seatFlags(s) {
  * that comes into the page with its lines. */
 function log(lines, replace = false) {
   const shown = $("#log");
-  const ol = replace ? shown.cloneNode(false) : shown;
+  // the live region holds a list (an <ol role="log"> would be a list no more, its items
+  // outside any list for assistive technology)
+  const box = replace ? shown.cloneNode(false) : shown;
+  const ol = box.querySelector("ol") || box.appendChild(h("ol"));
   for (const line of lines) {
     if (!line) continue;
     ol.append(h("li", { text: line }));
   }
-  if (replace) shown.replaceWith(ol);
+  if (replace) shown.replaceWith(box);
   while (ol.children.length > LOG_MAX) ol.firstElementChild.remove();
-  ol.scrollTop = ol.scrollHeight;
+  box.scrollTop = box.scrollHeight;
 }
 
 function renderTable() {
