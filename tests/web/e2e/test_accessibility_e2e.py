@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.web.server_helpers import Server
 
 from ono99 import Game, to_record
-from tests.web.server_helpers import Server
 
 pytestmark = pytest.mark.slow
 
