@@ -412,7 +412,7 @@ function renderTable() {
   const items = v.names.map((name, s) => {
     const flags = seatFlags(s);
     const bits = [h("span", { class: "name", text: name })];
-    if (s === v.seat) bits.push(h("span", { class: "tag", text: t("you") }));
+    if (s === v.seat) bits.push(h("span", { class: "tag you", text: t("you") }));
     if (flags.away) bits.push(h("span", { class: "tag", text: t("away: a bot plays for now") }));
     else if (flags.bot) bits.push(h("span", { class: "tag", text: t("bot") }));
     const facts = [tn("{count} card", "{count} cards", v.hand_sizes[s])];
@@ -431,7 +431,9 @@ function renderTable() {
     },
     h("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
     h("span", { class: "who" }, bits),
-    h("span", { class: "facts", text: facts.join(" · ") }));
+    h("span", { class: "facts", text: facts.join(" · ") }),
+    seatBrief(v, s));
+    li.title = facts.join(" · ");
     if (turn) li.append(h("span", { class: "sr-only", text: ` — ${t("plays now")}` }));
     if ((v.laid_down || [])[s] && v.laid_down[s].length) {
       li.append(h("span", { class: "laid small", text: v.laid_down[s].map(cardWord).join(" ") }));
@@ -439,9 +441,34 @@ function renderTable() {
     return li;
   });
   fill($("#players"), items);
+  placeSeats($("#players"), v);
 
   renderHand();
   renderTimer();
+}
+
+/** A seat's facts in figures (cards, tokens or points, out), for a phone with many seats:
+ * drawn, not read (the words stay in `.facts` for screen readers and as the title). */
+function seatBrief(v, s) {
+  const figures = [h("span", { class: "n-cards", text: String(v.hand_sizes[s]) })];
+  if (v.tokens) figures.push(h("span", { class: "n-tokens", text: String(v.tokens[s]) }));
+  if (v.scores) figures.push(h("span", { class: "n-points", text: String(v.scores[s]) }));
+  if (isOut(v, s)) figures.push(h("span", { class: "n-out", text: "✕" }));
+  return h("span", { class: "brief", "aria-hidden": "true" }, figures);
+}
+
+/** Where each seat sits around the table (a wide screen draws the seats on an oval, this
+ * page's seat at the bottom and the others clockwise from it, in the order of play). */
+function placeSeats(ol, v) {
+  const n = v.names.length;
+  const me = v.seat === null || v.seat === undefined ? 0 : v.seat;
+  ol.classList.toggle("many", n > 4);
+  for (const li of ol.children) {
+    const k = (Number(li.dataset.seat) - me + n) % n;
+    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+    li.style.setProperty("--sx", `${(50 + 42 * Math.cos(angle)).toFixed(2)}%`);
+    li.style.setProperty("--sy", `${(50 + 40 * Math.sin(angle)).toFixed(2)}%`);
+  }
 }
 
 function renderHand() {
