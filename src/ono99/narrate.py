@@ -15,7 +15,7 @@ from ono99.events import Event
 from ono99.i18n import LANGUAGES, _, ngettext, translator
 from ono99.rules import Rules
 
-__all__ = ["card_name", "narrate", "action_name", "you_seat"]
+__all__ = ["card_name", "narrate", "you_seat"]
 
 Info = dict[str, Any]
 
@@ -34,16 +34,6 @@ def card_name(card: int, rules: Rules) -> str:
     if card == Card.HOLD:
         return _("Hold")
     return _("ONO 99") if rules.preset == "mattel2022" else _("O'NO 99")
-
-
-def action_name(action: int, rules: Rules) -> str:
-    """A card, or the four-99 discard, or the draw, in words."""
-    if action == 16:
-        return _("four ONO 99 cards")
-    if action == 17:
-        # TRANSLATORS: the move of taking your pending card (draw penalty rule)
-        return _("draw")
-    return card_name(action, rules)
 
 
 @functools.cache

@@ -48,8 +48,6 @@ class Scoring:
     name: ClassVar[str]
     #: R-END-1: a bust puts the player out of the game, hand laid face up
     bust_eliminates: ClassVar[bool] = False
-    #: R-END-2: a bust ends the round and costs a token
-    bust_ends_round: ClassVar[bool] = False
     #: R-END-3: a player with no safe card throws an unsafe card, out of the round
     bust_throws_card: ClassVar[bool] = False
     #: R-END-3: the cards left in hand count against their holder
@@ -79,7 +77,6 @@ class Elimination(Scoring):
 @dataclass(frozen=True, slots=True)
 class Tokens(Scoring):
     name: ClassVar[str] = "tokens"
-    bust_ends_round: ClassVar[bool] = True
     help: ClassVar[str] = N_(
         "A player with no safe card loses the round and a token; with no tokens "
         "left they are out. The last player left wins."

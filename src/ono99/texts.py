@@ -43,6 +43,7 @@ def move_name(action: int, rules: Rules) -> str:
     if action == FOUR_99:
         return _("four ONO 99 cards")
     if action == DRAW:
+        # TRANSLATORS: the move of taking your pending card (draw penalty rule)
         return _("draw")
     return card_name(action, rules)
 

@@ -424,14 +424,6 @@ class Tracker:
             self.taps.append(m)
             self.last_events = events
 
-    def events_by_tap(self) -> list[tuple[int, list[Event]]]:
-        """The announcements in order (tap index, events): a ``bust`` tap's with the card
-        before it (-1: the start of the game), to tell the game."""
-        return [
-            (self.entries[first].anchor, [x for e in group for x in e.events])
-            for first, group in self._groups()
-        ]
-
     # ------------------------------------------------------------------ internals
 
     def _start(self) -> _Entry:

@@ -148,10 +148,6 @@ class Session:
     def is_over(self) -> bool:
         return self._game.is_over
 
-    @property
-    def is_abandoned(self) -> bool:
-        return self._abandoned
-
     def waiting_for(self) -> Literal["you", "bot"] | None:
         """Who moves next: the human, a bot, or nobody (game over or abandoned)."""
         to_move = self.view().to_move

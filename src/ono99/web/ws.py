@@ -18,7 +18,14 @@ from ono99.web.announce import catalog
 from ono99.web.conn import Conn, encode
 from ono99.web.errors import no_table, one_line
 from ono99.web.hub import Hub
-from ono99.web.limits import FLOODING, TOO_LARGE, TOO_MANY_MESSAGES, SocketGuard, Verdict
+from ono99.web.limits import (
+    CLOSE_FLOOD,
+    FLOODING,
+    TOO_LARGE,
+    TOO_MANY_MESSAGES,
+    SocketGuard,
+    Verdict,
+)
 from ono99.web.protocol import HelloMsg, MoveMsg, PingMsg, client_message
 from ono99.web.tables import Table
 
@@ -108,7 +115,7 @@ async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGu
             continue
         if verdict is Verdict.CLOSE:
             _reply_error(table, conn, FLOODING)
-            return 1008
+            return CLOSE_FLOOD
         if verdict is Verdict.SLOW_DOWN:
             _reply_error(table, conn, TOO_MANY_MESSAGES)
             continue
