@@ -270,13 +270,28 @@ def record_json(text: str) -> Any:
     """A record's JSON text, parsed (a leading UTF-8 byte order mark is ignored); text that
     is not JSON is a :class:`RecordError` saying where."""
     try:
-        return json.loads(text.removeprefix("\ufeff"), parse_int=parse_json_int)
+        data = json.loads(text.removeprefix("\ufeff"), parse_int=parse_json_int)
     except json.JSONDecodeError as e:
         raise RecordError(
             N_("not valid JSON (line {line}, column {column})"), line=e.lineno, column=e.colno
         ) from None
     except RecursionError:
         raise RecordError(N_("not valid JSON: nested too deeply")) from None
+    if "\\u" in text and _lone_surrogate(data):
+        # "\ud800" alone is JSON, but no text: it could be neither shown nor written out
+        raise RecordError(N_("the record holds text that is not valid Unicode (a lone surrogate)"))
+    return data
+
+
+def _lone_surrogate(data: Any) -> bool:
+    """Whether any string in ``data`` holds a lone UTF-16 surrogate."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except (ValueError, RecursionError):  # deeper than json.dumps goes: parsed, so fine
+        return False
+    return False
 
 
 def load_record(text: str) -> ParsedRecord:

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,26 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+
+
+@contextlib.contextmanager
+def env_server(folder: Path, **env: str) -> Iterator[Server]:
+    """``ono99 serve`` in a subprocess of its own, started with the ``ONO99_...``
+    variables ``env`` (the test process's environment is left as it was)."""
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        srv = Server(f"sqlite:///{folder / 'web.db'}", folder / "server.log").start()
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 def create(server: Server, **body: Any) -> dict[str, Any]:

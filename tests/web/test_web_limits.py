@@ -17,13 +17,13 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from server_helpers import Server, arun, create, join, start
+from server_helpers import env_server as limited_server
 from websockets.asyncio.client import connect as aconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -33,25 +33,6 @@ from ono99.web.limits import LimitError, Limits
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 FLOODER = Path(__file__).with_name("flooder.py")
-
-
-@contextlib.contextmanager
-def limited_server(folder: Path, **env: str) -> Iterator[Server]:
-    """A server of its own, started with the ``ONO99_...`` variables ``env``."""
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        srv = Server(f"sqlite:///{folder / 'web.db'}", folder / "server.log").start()
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def _ws(srv: Server, path: str, source: str = "127.0.0.1") -> ClientConnection:

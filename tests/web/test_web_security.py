@@ -13,14 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import socket
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,7 @@ import httpx
 import pytest
 import uvicorn
 from hostile_helpers import InProcess, served
-from server_helpers import Client, Server, arun, join, start
+from server_helpers import Client, arun, env_server, join, start
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -54,25 +52,6 @@ class PublicInProcess(InProcess):
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.port = 0
-
-
-@contextlib.contextmanager
-def env_server(folder: Path, **env: str) -> Iterator[Server]:
-    """``ono99 serve`` in a subprocess with the ``ONO99_...`` variables ``env``."""
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        srv = Server(f"sqlite:///{folder / 'web.db'}", folder / "server.log").start()
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def _create(url: str, **body: Any) -> dict[str, Any]:

@@ -238,7 +238,7 @@ def test_rematch(server: Server) -> None:
         st = await spec.next_state()
         assert st["table"]["next_table"] == new["table"]
         info = httpx.get(f"{server.url}/api/tables/{new['table']}").json()
-        assert info["phase"] == "lobby" and info["seed_fixed"] and info["players"] == 2
+        assert info["phase"] == "lobby" and not info["seed_fixed"] and info["players"] == 2
         assert info["seats"][0]["name"] == "Ana"
         wrong = httpx.post(f"{server.url}/api/tables/{tid}/rematch", json={"token": "nope"})
         assert wrong.status_code == 404

@@ -190,10 +190,13 @@ async def _refuse(scope: Scope, send: Send, status: int, message: str) -> None:
     answers before any route has read the request."""
     text = catalog(request_language(HTTPConnection(scope))).gettext(message)
     body = json.dumps({"error": text}, ensure_ascii=False).encode()
+    # and the connection is closed: the rest of a body that came too slowly (or too big)
+    # is never read, so a client that goes on trickling bytes holds nothing
     await send(
         {"type": "http.response.start", "status": status,
          "headers": [(b"content-type", b"application/json; charset=utf-8"),
-                     (b"content-length", str(len(body)).encode())]}
+                     (b"content-length", str(len(body)).encode()),
+                     (b"connection", b"close")]}
     )  # fmt: skip
     await send({"type": "http.response.body", "body": body})
 

@@ -246,7 +246,13 @@ class Hub:
             return self._add(Table(self, st))
         raise WebError(503, N_("could not find a free table code; try again"))  # pragma: no cover
 
-    async def rematch(self, table: Table, token: str) -> tuple[Table, int, str]:
+    async def rematch(
+        self, table: Table, token: str, seed: int | None = None
+    ) -> tuple[Table, int, str]:
+        """The finished ``table``'s rematch, ``token``'s player seated at it. Its seed is
+        ``seed`` where the asker who makes it fixes one, else a fresh secret one: never
+        one derived from the finished game's seed, which is shown once that game is over
+        (R-SET-1: anyone could compute every hand of the rematch)."""
         seat = await table.find_seat(token)
         if seat is None:
             raise no_table()
@@ -261,7 +267,6 @@ class Hub:
                     return nxt, *known
             nxt = None if table.next_table is None else await self.get(table.next_table)
             if nxt is None:
-                seed = (table.seed + 1) % 2**256 if table.seed_fixed else None
                 nxt = await self.create(table.settings, seed)
                 try:
                     await self.db(self.store.set_next_table, table.id, nxt.id, table.version + 1)

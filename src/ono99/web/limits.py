@@ -57,6 +57,7 @@ TOO_MANY_SOCKETS = N_("too many connections from your address")
 SERVER_FULL = N_("the server is full; try again later")
 TOO_LARGE = N_("the message is too large")
 TOO_MANY_LOBBIES = N_("too many open tables from your address; start or wait for one")
+TOO_MANY_OPEN = N_("too many open connections from your address; wait for them to finish")
 
 #: websocket close codes
 CLOSE_ADDRESS = 4429  # this address: too many connections or handshakes
@@ -88,6 +89,9 @@ class Limits:
     #: HTTP requests and websocket handshakes per second and in a burst, one address
     ip_http_rate: float = 50.0
     ip_http_burst: float = 300.0
+    #: HTTP requests of one address in progress at once (each holds a connection: a body
+    #: that comes slowly holds one for up to ``body_seconds``)
+    ip_http_open: int = 64
     #: open websockets of one address, and of the whole server
     ip_sockets: int = 100
     sockets: int = 10_000
@@ -110,7 +114,8 @@ class Limits:
         the lobby tables' expiry still hold)."""
         return cls(
             ws_rate=0, ws_burst=0, ip_ws_rate=0, ip_ws_burst=0, ip_http_rate=0,
-            ip_http_burst=0, ip_sockets=0, sockets=0, flood_strikes=0, lobby_tables=0,
+            ip_http_burst=0, ip_http_open=0, ip_sockets=0, sockets=0, flood_strikes=0,
+            lobby_tables=0,
         )  # fmt: skip
 
     @classmethod
@@ -154,6 +159,7 @@ ENV = {
     "ONO99_IP_WS_BURST": "ip_ws_burst",
     "ONO99_IP_HTTP_RATE": "ip_http_rate",
     "ONO99_IP_HTTP_BURST": "ip_http_burst",
+    "ONO99_IP_HTTP_OPEN": "ip_http_open",
     "ONO99_IP_SOCKETS": "ip_sockets",
     "ONO99_SOCKETS": "sockets",
     "ONO99_FLOOD_STRIKES": "flood_strikes",
@@ -267,6 +273,8 @@ class Guard:
         self.ws_msgs = Buckets(limits.ip_ws_rate, limits.ip_ws_burst)
         self.open_by_ip: dict[str, int] = {}
         self.open_total = 0
+        #: HTTP requests in progress, per address (``Limits.ip_http_open``)
+        self.http_open: dict[str, int] = {}
 
     def request(self, ip: str) -> bool:
         """Whether ``ip`` may make one more HTTP request or websocket handshake."""
@@ -307,35 +315,54 @@ def client_ip(scope: Scope) -> str:
 
 
 class RateLimit:
-    """ASGI middleware: HTTP requests over an address's rate get 429 ``{"error": ...}``
-    (``/healthz`` is never limited; websocket handshakes are counted by the handler)."""
+    """ASGI middleware: HTTP requests over an address's rate get 429 ``{"error": ...}``,
+    and so do those over its count of requests in progress at once (``ip_http_open``;
+    that answer closes the connection); ``/healthz`` is never limited; websocket
+    handshakes are counted by the handler."""
 
     def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
         self.guard = guard
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope.get("path") == "/healthz"
-            or self.guard.request(client_ip(scope))
-        ):
+        if scope["type"] != "http" or scope.get("path") == "/healthz":
             await self.app(scope, receive, send)
             return
-        text = catalog(request_language(Request(scope))).gettext(TOO_MANY_REQUESTS)
-        body = json.dumps({"error": text}, ensure_ascii=False).encode()
-        retry = (
-            1
-            if self.guard.limits.ip_http_rate >= 1
-            else 1 + int(1 / max(self.guard.limits.ip_http_rate, 1e-3))
-        )
-        await send(
-            {"type": "http.response.start", "status": 429,
-             "headers": [(b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode()),
-                         (b"retry-after", str(retry).encode())]}
-        )  # fmt: skip
-        await send({"type": "http.response.body", "body": body})
+        ip = client_ip(scope)
+        if not self.guard.request(ip):
+            lim = self.guard.limits
+            retry = 1 if lim.ip_http_rate >= 1 else 1 + int(1 / max(lim.ip_http_rate, 1e-3))
+            await _too_many(scope, send, TOO_MANY_REQUESTS, [(b"retry-after", str(retry).encode())])
+            return
+        cap = self.guard.limits.ip_http_open
+        open_now = self.guard.http_open
+        if cap and open_now.get(ip, 0) >= cap:
+            await _too_many(scope, send, TOO_MANY_OPEN, [(b"connection", b"close")])
+            return
+        # counted before the first await: concurrent requests cannot all slip under the cap
+        open_now[ip] = open_now.get(ip, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = open_now.get(ip, 1) - 1
+            if left > 0:
+                open_now[ip] = left
+            else:
+                open_now.pop(ip, None)
+
+
+async def _too_many(
+    scope: Scope, send: Send, message: str, headers: list[tuple[bytes, bytes]]
+) -> None:
+    """429 ``{"error": message}`` in the language the request asks for."""
+    text = catalog(request_language(Request(scope))).gettext(message)
+    body = json.dumps({"error": text}, ensure_ascii=False).encode()
+    await send(
+        {"type": "http.response.start", "status": 429,
+         "headers": [(b"content-type", b"application/json"),
+                     (b"content-length", str(len(body)).encode()), *headers]}
+    )  # fmt: skip
+    await send({"type": "http.response.body", "body": body})
 
 
 def is_json(request: Request) -> bool:

@@ -29,6 +29,7 @@ __all__ = [
     "CreateTable",
     "JoinTable",
     "TokenBody",
+    "RematchBody",
     "MoveMsg",
     "HelloMsg",
     "PingMsg",
@@ -94,9 +95,17 @@ class JoinTable(_In):
 
 
 class TokenBody(_In):
-    """``POST /api/tables/{ID}/start`` and ``/rematch``."""
+    """``POST /api/tables/{ID}/start``."""
 
     token: StrictStr
+
+
+class RematchBody(TokenBody):
+    """``POST /api/tables/{ID}/rematch``: the seed of the new table where its creator fixes
+    one; without it a fresh secret one (never derived from the finished game's, whose
+    seed everyone at the table has seen)."""
+
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**256)] | None = None
 
 
 class MoveMsg(_In):
@@ -326,7 +335,7 @@ def schemas() -> dict[str, Any]:
             "create_table": CreateTable.model_json_schema(),
             "join": JoinTable.model_json_schema(),
             "start": TokenBody.model_json_schema(),
-            "rematch": TokenBody.model_json_schema(),
+            "rematch": RematchBody.model_json_schema(),
         },
     }
 
