@@ -25,6 +25,7 @@ def ngettext(singular: str, plural: str) -> tuple[str, str]:
 
 #: the page's messages, in the order they appear in the page's source
 UI_STRINGS: tuple[str, ...] = (
+    N_("Sounds"),
     N_("Scoring"),
     N_("tokens"),
     N_("points"),

@@ -4,7 +4,8 @@
 // options, card names, rules help) come from GET /api/i18n/{lang} and /api/presets, and
 // every `state` names the cards, says whose turn it is and why a card cannot be played.
 import * as api from "./api.js";
-import { cardFace, renderPile } from "./cards.js";
+import { cardFace, motionAllowed, renderPile } from "./cards.js";
+import { eventSound, setSoundsOn, sound, soundsOn } from "./sounds.js";
 import { $, $$, fill, h, show } from "./dom.js";
 import {
   LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setLanguage, t, tn,
@@ -20,6 +21,8 @@ const LOG_MAX = 150;
 const WARN_SECONDS = 5; // the turn timer's warning, in the live region
 // events shown next to the total: the last card played, a bust, a round's end
 const HEADLINE = ["play", "four99", "bust", "out_of_round", "token_lost", "eliminated", "round_end", "game_over"];
+// events shown where they happen: on the seat's place at the table
+const EFFECTS = ["bust", "token_lost", "eliminated", "out_of_round", "reverse", "owes_two"];
 const ROUND_LINES = ["bust", "token_lost", "eliminated", "out_of_round", "round_end"];
 
 const state = {
@@ -37,6 +40,7 @@ const state = {
   sent: false, // a move is on its way
   helpRules: [null, {}], // [preset, options] of the last table seen (null: the default)
   summaryFor: null,
+  effects: [], // this change's events shown on the seats (showEffects)
   playedBy: null, // the seat whose card went on the pile with the last state (the pile's motion)
   summaryMoves: null, // view.moves when the round summary was shown: the next move hides it
   deadline: null,
@@ -649,6 +653,35 @@ function eventText(e) {
   return e.text || null;
 }
 
+/** What just happened, shown where it happened: the total changes visibly, a bust or a lost
+ * token shakes the seat's place, a Reverse turns the direction and marks its seat, a Play 2
+ * marks the seat that owes two. Motion only where the user allows it (CSS keeps a still
+ * highlight under prefers-reduced-motion). */
+function showEffects(prev, v) {
+  /** @param {Element | null} el @param {string} cls */
+  const mark = (el, cls) => {
+    if (!el) return;
+    el.classList.remove(cls);
+    void (/** @type {HTMLElement} */ (el)).offsetWidth; // restart the animation
+    el.classList.add(cls);
+    el.addEventListener("animationend", () => el.classList.remove(cls), { once: true });
+    if (!motionAllowed()) setTimeout(() => el.classList.remove(cls), 1200);
+  };
+  if (prev && prev.total !== v.total) mark($("#total"), "fx-total");
+  for (const e of state.effects) {
+    const seat = $(`#players li[data-seat="${e.seat}"]`);
+    if (e.kind === "reverse") {
+      mark(seat, "fx-reverse");
+      mark($("#direction"), "fx-turn");
+    } else if (e.kind === "owes_two") {
+      mark(seat, "fx-play2");
+    } else {
+      mark(seat, "fx-bust");
+    }
+  }
+  state.effects = [];
+}
+
 function renderLastEvent() {
   const el = $("#last-event");
   const last = state.lastEvent;
@@ -710,13 +743,23 @@ function onState(msg) {
     // the seat a new card on the pile comes from (it travels from there; not on a catch-up)
     if (e.kind === "play" && typeof e.seat === "number") state.playedBy = catchup ? null : e.seat;
   }
+  if (!catchup) {
+    const heard = events.map((e) => eventSound(e.kind)).filter(Boolean);
+    // the most telling sound of the change: a bust over a Reverse over a Play 2 over a card
+    for (const k of ["bust", "reverse", "play2", "play"]) if (heard.includes(k)) { sound(k); break; }
+    state.effects = events.filter((e) => EFFECTS.includes(e.kind) && typeof e.seat === "number");
+  }
   const moved = prev && v.moves !== prev.moves;
   if (moved && state.summaryMoves !== null && v.moves > state.summaryMoves) hideSummary();
   renderTable();
   renderLastEvent();
+  showEffects(prev, v);
   const myTurn = mine && v.to_move === v.seat && (v.legal || []).length > 0;
   // said once a turn: not again for a reconnect's catch-up while the turn is the same one
-  if (myTurn && (!state.myTurn || moved || !prev)) announce(state.texts.turn);
+  if (myTurn && (!state.myTurn || moved || !prev)) {
+    announce(state.texts.turn);
+    if (prev) sound("turn");
+  }
   state.myTurn = myTurn;
   const gameOver = v.winner !== null && v.winner !== undefined;
   if (gameOver && state.summaryFor !== "game") {
@@ -1014,6 +1057,9 @@ async function main() {
   });
   $("#draw-button").addEventListener("click", () => playCard("draw"));
   $("#help-button").addEventListener("click", openHelp);
+  const soundBox = $("#sounds-on");
+  soundBox.checked = soundsOn();
+  soundBox.addEventListener("change", () => { setSoundsOn(soundBox.checked); if (soundBox.checked) sound("play"); });
   $("#summary-close").addEventListener("click", () => {
     hideSummary();
     const first = $("#hand button.ok") || $("#hand button");
