@@ -15,12 +15,14 @@ import random
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from hostile_helpers import served
 from server_helpers import Client, Server, arun, env_server, play_to_end
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from ono99.web.announce import catalog
 from ono99.web.limits import TOO_MANY_LOBBIES, TOO_MANY_OPEN, Limits
@@ -249,3 +251,54 @@ def test_requests_in_progress_per_address_are_capped(tmp_path: Path) -> None:
             for s in slow:
                 s.close()
         assert httpx.post(srv.url + "/api/tables", json={"players": 2}).status_code == 201
+
+
+# ---------------------------------------------------------------------- a dropped phone
+
+
+def test_a_phone_that_falls_silent_on_its_turn_frees_the_table(tmp_path: Path) -> None:
+    """A phone that dropped on its turn stalled the table about 60 s: the server noticed
+    only after the websocket layer's ping (20 s) and its timeout (20 s), and only then
+    started the away clock. A connection that has sent heartbeats (the page pings every
+    3 s) and then falls silent for ``silent_seconds`` is closed at once: the seat is
+    disconnected, away after ``away_seconds``, and a bot plays its turn (R-TURN-1: the
+    game goes on). Here both clocks are short; every wait is for a state."""
+    with served(tmp_path, Limits(silent_seconds=1.0)) as (srv, records):
+        t = httpx.post(srv.url + "/api/tables", json={
+            "players": 2, "bots": "easy", "seed": 3, "bot_delay": 0, "away_seconds": 1,
+            "name": "Ana"}).json()  # fmt: skip
+        tid, token = t["table"], t["token"]
+
+        async def run() -> None:
+            phone = await connect(f"{srv.ws_url}/ws/{tid}?token={token}")
+            spec = await connect(f"{srv.ws_url}/ws/{tid}")
+            await phone.send('{"type": "ping"}')  # the page's heartbeat
+            httpx.post(f"{srv.url}/api/tables/{tid}/start", json={"token": token})
+            seen: list[dict[str, Any]] = []
+
+            async def spectator_until(check: Any) -> dict[str, Any]:
+                while True:
+                    msg = json.loads(await asyncio.wait_for(spec.recv(), 30))
+                    if msg["type"] == "state":
+                        seen.append(msg)
+                        if check(msg["view"]):
+                            return msg
+
+            await spectator_until(lambda v: v["phase"] == "playing")
+            # the phone's seat is to move, or will be once the bot has moved
+            await spectator_until(lambda v: v["to_move"] == 0)
+            moves = (await spectator_until(lambda v: v["to_move"] == 0))["view"]["moves"]
+            # the phone now says nothing at all (its socket still open, as a dropped
+            # phone's is until TCP gives up): closed, seat disconnected, away, bot plays
+            await spectator_until(lambda v: not v["connected"][0])
+            await spectator_until(lambda v: v["away"][0])
+            final = await spectator_until(lambda v: v["moves"] > moves or v["phase"] == "over")
+            assert final["view"]["moves"] > moves
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:  # what was sent to it before the close, then the close
+                    await asyncio.wait_for(phone.recv(), 30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+            await spec.close()
+
+        arun(run())
+        assert not records.problems(), records.problems()

@@ -63,6 +63,7 @@ TOO_MANY_OPEN = N_("too many open connections from your address; wait for them t
 CLOSE_ADDRESS = 4429  # this address: too many connections or handshakes
 CLOSE_FULL = 1013  # try again later: the server is full
 CLOSE_FLOOD = 1008  # policy violation: kept flooding
+CLOSE_SILENT = 1001  # going away: a client that sent heartbeats fell silent
 
 
 class LimitError(ValueError):
@@ -107,6 +108,10 @@ class Limits:
     #: seconds a client has to send a request's line and headers, and its body
     header_seconds: float = 10.0
     body_seconds: float = 10.0
+    #: seconds a websocket that has sent a heartbeat (``ping``) may then stay silent before
+    #: it counts as gone and is closed: a phone that drops off frees its seat (the away
+    #: clock starts) without waiting for the websocket layer's own ping timeout (40 s)
+    silent_seconds: float = 10.0
 
     @classmethod
     def off(cls) -> Limits:
@@ -168,6 +173,7 @@ ENV = {
     "ONO99_FINISHED_SECONDS": "finished_seconds",
     "ONO99_HEADER_SECONDS": "header_seconds",
     "ONO99_BODY_SECONDS": "body_seconds",
+    "ONO99_SILENT_SECONDS": "silent_seconds",
 }
 
 

@@ -20,6 +20,7 @@ from ono99.web.errors import no_table, one_line
 from ono99.web.hub import Hub
 from ono99.web.limits import (
     CLOSE_FLOOD,
+    CLOSE_SILENT,
     FLOODING,
     TOO_LARGE,
     TOO_MANY_MESSAGES,
@@ -95,11 +96,23 @@ async def _writer(websocket: WebSocket, conn: Conn, close_code: list[int]) -> No
 
 
 async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGuard) -> int:
-    """Read the client's messages until it goes (1000) or keeps flooding (the close
-    code, after an error that says so)."""
+    """Read the client's messages until it goes (1000), keeps flooding (the close code,
+    after an error that says so) or falls silent (1001): a client that has sent a
+    heartbeat (``ping``, every 3 s from the page) and then sends nothing for
+    ``silent_seconds`` is a phone that dropped off. Its seat is then disconnected at once,
+    so the away clock starts now, not after the websocket layer's ping timeout. A client
+    that never sends ``ping`` (a script) is judged by its socket alone."""
+    silent = sock.guard.limits.silent_seconds
+    beating = False
     while True:
         try:
-            frame = await websocket.receive()
+            if beating and silent > 0:
+                frame = await asyncio.wait_for(websocket.receive(), silent)
+            else:
+                frame = await websocket.receive()
+        except TimeoutError:
+            log.info("ono99: table %s: a silent connection is closed", table.id)
+            return CLOSE_SILENT
         except (WebSocketDisconnect, RuntimeError):
             return 1000
         if frame["type"] == "websocket.disconnect":
@@ -149,6 +162,7 @@ async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGu
                 }
             )
             continue
+        beating = beating or isinstance(msg, PingMsg)
         try:
             await _dispatch(table, conn, msg)
         except Exception:
