@@ -23,6 +23,27 @@ from websockets.asyncio.client import ClientConnection, connect
 PG_URL = os.environ.get("ONO99_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 
+def pg_engine(**kwargs: Any) -> Any:
+    """A SQLAlchemy engine on the test PostgreSQL (``PG_URL``, ``kwargs`` to
+    ``create_engine``), checked with one query: with ``CI`` set a missing PostgreSQL fails
+    the test, elsewhere it is skipped, saying why."""
+    import pytest
+
+    try:
+        import sqlalchemy as sa
+
+        engine = sa.create_engine(
+            PG_URL.replace("postgresql://", "postgresql+psycopg://", 1), **kwargs
+        )
+        with engine.connect() as c:
+            c.execute(sa.text("select 1"))
+    except Exception as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL at {PG_URL} is needed in CI: {e}")
+        pytest.skip(f"no PostgreSQL at {PG_URL}: {e}")
+    return engine
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -4,7 +4,6 @@ tokens still valid, nothing lost, the game goes on to the end and its record rep
 
 from __future__ import annotations
 
-import os
 import random
 import uuid
 from collections.abc import Iterator
@@ -13,23 +12,26 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import PG_URL, Client, Server, arun, create, join, play_to_end, start
+from server_helpers import (
+    PG_URL,
+    Client,
+    Server,
+    arun,
+    create,
+    join,
+    pg_engine,
+    play_to_end,
+    start,
+)
 
 from ono99.records import replay
 
 
 def _pg_schema_url() -> Iterator[str]:
     """A fresh schema of the shared test database, dropped afterwards."""
-    try:
-        import sqlalchemy as sa
+    import sqlalchemy as sa
 
-        engine = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-        with engine.connect() as c:
-            c.execute(sa.text("select 1"))
-    except Exception as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL at {PG_URL} is needed in CI: {e}")
-        pytest.skip(f"no PostgreSQL at {PG_URL}: {e}")
+    engine = pg_engine()
     schema = "ono99_t_" + uuid.uuid4().hex[:12]
     with engine.begin() as c:
         c.execute(sa.text(f"create schema {schema}"))

@@ -5,7 +5,7 @@ mid-game and the clients go on through the other with nothing lost. Needs Postgr
 
 from __future__ import annotations
 
-import os
+import asyncio
 import random
 import time
 import uuid
@@ -15,7 +15,17 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import PG_URL, Client, Server, arun, create, join, play_to_end, start
+from server_helpers import (
+    PG_URL,
+    Client,
+    Server,
+    arun,
+    create,
+    join,
+    pg_engine,
+    play_to_end,
+    start,
+)
 
 from ono99.records import replay
 
@@ -23,16 +33,9 @@ from ono99.records import replay
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh schema of the shared test database, dropped afterwards."""
-    try:
-        import sqlalchemy as sa
+    import sqlalchemy as sa
 
-        engine = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-        with engine.connect() as c:
-            c.execute(sa.text("select 1"))
-    except Exception as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL at {PG_URL} is needed in CI: {e}")
-        pytest.skip(f"no PostgreSQL at {PG_URL}: {e}")
+    engine = pg_engine()
     schema = "ono99_p_" + uuid.uuid4().hex[:12]
     with engine.begin() as c:
         c.execute(sa.text(f"create schema {schema}"))
@@ -42,6 +45,37 @@ def pg_url() -> Iterator[str]:
         with engine.begin() as c:
             c.execute(sa.text(f"drop schema {schema} cascade"))
         engine.dispose()
+
+
+@pytest.fixture
+def pg_database() -> Iterator[tuple[str, Any]]:
+    """A fresh database of its own (PostgreSQL counts transactions per database: the shared
+    test database has other people's in it): (its URL, a function that gives its committed
+    and rolled-back transactions so far)."""
+    import sqlalchemy as sa
+
+    admin = pg_engine(isolation_level="AUTOCOMMIT")
+    name = "ono99_x_" + uuid.uuid4().hex[:12]
+    with admin.connect() as c:
+        c.execute(sa.text(f"create database {name}"))
+
+    def xacts() -> int:
+        with admin.connect() as c:
+            c.execute(sa.text("select pg_stat_clear_snapshot()"))
+            row = c.execute(
+                sa.text(
+                    "select xact_commit + xact_rollback from pg_stat_database where datname = :d"
+                ),
+                {"d": name},
+            ).scalar()
+            return int(row or 0)
+
+    try:
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name, xacts
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f"drop database {name} with (force)"))
+        admin.dispose()
 
 
 @pytest.fixture
@@ -279,3 +313,111 @@ def test_phones_on_two_processes_follow_one_companion_game(
     for srv in (a, b):
         got = httpx.get(f"{srv.url}/api/companion/{gid}/record").json()
         assert got["moves"] == twin.taps
+
+
+@pytest.mark.slow
+def test_at_most_three_transactions_per_move(
+    pg_database: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35's floor: two processes, four tables whose four seats are split between them
+    (every move crosses from one process to the other), played to the end (R-END-4). Every
+    transaction of the database over both processes' whole lives (start, the games' set-up,
+    heartbeats, stop), counted by PostgreSQL itself, is at most 3 per stored move: a move
+    is one write whose NOTIFY carries it to the other process, which applies it without
+    reading it back, and no connection is pinged with a transaction before each use."""
+    url, xacts = pg_database
+    monkeypatch.setenv("ONO99_LIMITS", "off")  # every client is 127.0.0.1
+    monkeypatch.delenv("ONO99_LEASE_SECONDS", raising=False)  # the default lease
+    servers = [Server(url, tmp_path / f"s{i}.log").start() for i in range(2)]
+    rng = random.Random(35)
+
+    async def games() -> list[dict[str, Any]]:
+        clients: list[list[Client]] = []
+        for k in range(4):
+            t = create(servers[k % 2], players=4, seed=350 + k)
+            seats = [join(servers[(k + s) % 2], t["table"], f"P{s}") for s in range(4)]
+            cs = []
+            for s, info in enumerate(seats):
+                c = await Client.open(servers[(k + s) % 2], t["table"], info["token"], seat=s)
+                await c.next_state()
+                cs.append(c)
+            start(servers[k % 2], t["table"], seats[0]["token"])
+            clients.append(cs)
+        finals = await asyncio.gather(*(play_to_end(cs, rng, timeout=120) for cs in clients))
+        for cs in clients:
+            for c in cs:
+                assert not c.errors, c.errors
+                await c.close()
+        return list(finals)
+
+    try:
+        finals = arun(games())
+    finally:
+        for srv in servers:
+            srv.stop()  # a backend reports its counts when its connection ends
+    moves = sum(f["view"]["moves"] for f in finals)
+    assert all(f["view"]["phase"] == "over" for f in finals) and moves > 100
+    # the counts of the ended connections arrive a moment after they end
+    total, deadline = xacts(), time.monotonic() + 10
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = xacts()
+        if now == total:
+            break
+        total = now
+    assert 0 < total <= 3 * moves, f"{total} transactions for {moves} moves"
+
+
+@pytest.mark.slow
+def test_connections_the_server_ended_are_replaced(
+    pg_database: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL ends every connection of both processes (as a restart of the database
+    does) in the middle of a game: no move is refused for it. A pooled connection the
+    server closed is replaced when it is taken from the pool, without a ``select 1`` before
+    every use; the listener reconnects and the other process catches up (R-TURN-1: the
+    game goes on from where it was)."""
+    import sqlalchemy as sa
+
+    url, _xacts = pg_database
+    monkeypatch.setenv("ONO99_LIMITS", "off")
+    a, b = (Server(url, tmp_path / f"{n}.log").start() for n in "ab")
+    name = url.rsplit("/", 1)[1]
+    rng = random.Random(36)
+    try:
+        t = create(a, players=2, seed=36)
+        ana, bo = join(a, t["table"], "Ana"), join(b, t["table"], "Bo")
+
+        async def game() -> dict[str, Any]:
+            ca = await Client.open(a, t["table"], ana["token"], seat=0)
+            cb = await Client.open(b, t["table"], bo["token"], seat=1)
+            await ca.next_state()
+            await cb.next_state()
+            start(a, t["table"], ana["token"])
+            await ca.next_state()
+            await cb.next_state()
+            engine = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+            with engine.begin() as c:
+                ended = c.execute(
+                    sa.text(
+                        "select count(pg_terminate_backend(pid)) from pg_stat_activity "
+                        "where datname = :d and pid <> pg_backend_pid()"
+                    ),
+                    {"d": name},
+                ).scalar()
+            engine.dispose()
+            assert ended and ended >= 4  # both processes' pool and listener connections
+            final = await play_to_end([ca, cb], rng, timeout=120)
+            for c in (ca, cb):
+                assert not c.errors, c.errors
+            await cb.drain(0.3)
+            assert cb.state is not None and cb.state["view"]["moves"] == final["view"]["moves"]
+            return final
+
+        final = arun(game())
+        assert final["view"]["phase"] == "over"
+        rec = httpx.get(f"{b.url}/api/tables/{t['table']}/record", timeout=10).json()
+        assert len(rec["moves"]) == final["view"]["moves"]
+    finally:
+        a.stop()
+        b.stop()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ono99.game import new_seed
 from ono99.i18n import N_
+from ono99.web import notices
 from ono99.web.errors import WebError, no_table
 from ono99.web.settings import Settings
 from ono99.web.store import (
@@ -85,7 +86,8 @@ class Hub:
             self.shared.start()
 
     def on_notify(self, payload: str | None) -> None:
-        """A NOTIFY from the database: PROC:TABLE changed (None: maybe anything did)."""
+        """A NOTIFY from the database (web/notices.py): a table changed, with its new
+        moves where they were moves (None: maybe anything did)."""
         if payload is None:
             for t in list(self.tables.values()):
                 if t.phase != "over":
@@ -93,7 +95,7 @@ class Hub:
             for watcher in list(self.watchers.values()):
                 watcher(None)
             return
-        proc, _, table_id = payload.partition(":")
+        proc, table_id, moves = notices.parse(payload)
         if self.shared is not None and proc == self.shared.proc:
             return
         kind, other, thing = table_id.partition("/")  # table ids never hold a "/"
@@ -104,15 +106,21 @@ class Hub:
             return
         table = self.tables.get(table_id)
         if table is not None:
-            table.request_sync()
+            table.request_sync(moves)
 
-    async def claim_tables(self, tables: list[Table] | None = None) -> None:
-        """Run the bots of the playing tables nobody else runs (shared database)."""
-        if self.shared is None:
-            return
-        if tables is None:
-            tables = [t for t in self.tables.values() if t.phase == "playing"]
-        owned = await self.shared.claim([t.id for t in tables])
+    async def heartbeat(self, proc: str, lease: float) -> None:
+        """Renew this process's lease and claim its playing tables, in one transaction."""
+        tables = [t for t in self.tables.values() if t.phase == "playing"]
+        ids = [t.id for t in tables]
+        await self.set_owned(tables, await self.db(self.store.heartbeat, proc, lease, ids))
+
+    async def claim_tables(self, tables: list[Table]) -> None:
+        """Run the bots of these playing tables if nobody else runs them (shared database)."""
+        if self.shared is not None:
+            await self.set_owned(tables, await self.shared.claim([t.id for t in tables]))
+
+    async def set_owned(self, tables: list[Table], owned: set[str]) -> None:
+        """This process runs the bots and timers of the tables in ``owned``, of ``tables``."""
         for t in tables:
             mine = t.id in owned
             if mine != t.owned:

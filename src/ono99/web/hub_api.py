@@ -57,8 +57,9 @@ class HubApi(Protocol):
         """Store one move; returns once it is committed."""
         ...
 
-    async def claim_tables(self) -> None:
-        """Take over the tables whose owner process has died."""
+    async def heartbeat(self, proc: str, lease: float) -> None:
+        """Renew this process's lease and take over the tables whose owner process has
+        died (one transaction)."""
         ...
 
     def on_notify(self, payload: str | None) -> None:

@@ -1,10 +1,11 @@
 """Several ``ono99 serve`` processes on one PostgreSQL database (docs/deploy.md).
 
 Every process serves every table: the database holds the state (seats, moves), and each
-stored change is announced with ``NOTIFY ono99, 'PROC:TABLE'`` in the transaction that
-stores it. Every process ``LISTEN``s (a connection in a thread of its own) and, when
-another process changed a table it has loaded, reloads the table's new moves and seats
-and sends the new state to its own connections.
+stored change is announced with ``NOTIFY ono99`` in the transaction that stores it (the
+payloads: web/notices.py; stored moves travel in the notice itself). Every process
+``LISTEN``s (a connection in a thread of its own) and, when another process changed a
+table it has loaded, applies the moves of the notice (reading them back only after a
+gap), or reloads the seats and the start, and sends the new state to its own connections.
 
 Moves are taken in order by the database: a move is stored at index ``len(moves)`` and
 the primary key (table, index) lets only one process store each index; the loser reloads
@@ -12,7 +13,8 @@ the table and its client is told its version is stale (store.Conflict).
 
 Bots and the turn timer of a table run in exactly one process, the table's owner
 (``ono99_owners``): the process that started the game, or, once that process's lease
-(``ono99_procs``, renewed every third of ``ONO99_LEASE_SECONDS``, 5 s by default) has run
+(``ono99_procs``, renewed every third of ``ONO99_LEASE_SECONDS``, 5 s by default, in
+the transaction that claims the tables without a live owner) has run
 out, the first process with the table loaded that notices. A process killed with
 ``kill -9`` is thus replaced within a lease and a heartbeat; one that stops cleanly gives
 its tables up, and the others take them at their next heartbeat.
@@ -90,18 +92,13 @@ class Shared:
     async def claim(self, table_ids: list[str]) -> set[str]:
         """The tables of ``table_ids`` this process runs now (taking over dead owners')."""
         await self.ready.wait()
-        owned: set[str] = set()
-        for i in range(0, len(table_ids), 1000):
-            chunk = table_ids[i : i + 1000]
-            owned |= await self.hub.db(self.hub.store.claim, chunk, self.proc)
-        return owned
+        return await self.hub.db(self.hub.store.claim, table_ids, self.proc)
 
     async def _heartbeat(self) -> None:
         while not self._stop.is_set():
             try:
-                await self.hub.db(self.hub.store.heartbeat, self.proc, self.lease)
+                await self.hub.heartbeat(self.proc, self.lease)
                 self.ready.set()
-                await self.hub.claim_tables()
             except asyncio.CancelledError:
                 raise
             except Exception as e:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import select as io_select
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +39,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DisconnectionError, IntegrityError
+
+from ono99.web.notices import move_payloads
 
 __all__ = [
     "CHANNEL",
@@ -113,7 +116,7 @@ owners_t = Table(
     Column("owner", String(32), nullable=False),
 )
 
-#: the channel of PostgreSQL NOTIFY: payload "PROC:TABLE" after every stored change
+#: the channel of PostgreSQL NOTIFY: after every stored change, a payload of web/notices.py
 CHANNEL = "ono99"
 
 
@@ -244,8 +247,17 @@ class Store:
         """Announce (on commit) that these tables changed, when processes share the base."""
         if self.proc is None or self.is_sqlite:
             return
-        for tid in dict.fromkeys(table_ids):
-            c.execute(text("select pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": f"{self.proc}:{tid}"})
+        self._send(c, [f"{self.proc}:{tid}" for tid in dict.fromkeys(table_ids)])
+
+    def _send(self, c: Connection, payloads: list[str]) -> None:
+        """NOTIFY CHANNEL with each payload, in one statement (sent on commit)."""
+        if len(payloads) == 1:
+            c.execute(text("select pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": payloads[0]})
+        elif payloads:
+            c.execute(
+                text("select pg_notify(:ch, p) from unnest(cast(:ps as text[])) as p"),
+                {"ch": CHANNEL, "ps": payloads},
+            )
 
     def add_seat(self, table_id: str, seat: StoredSeat, version: int) -> None:
         """Conflict when the seat is taken or the game started (by another process)."""
@@ -391,7 +403,9 @@ class Store:
             .values(version=bindparam("v"), finished=bindparam("f"), deadline=bindparam("d")),
             [{"tid": t, "v": v, "f": f, "d": d} for t, _i, _m, v, f, d, _b in items],
         )
-        self._notify(c, [item[0] for item in items])
+        if self.proc is not None and not self.is_sqlite:
+            stored = [(t, i, m, v, b) for t, i, m, v, _f, _d, b in items]
+            self._send(c, move_payloads(self.proc, stored))
 
     def set_next_table(self, table_id: str, next_id: str, version: int) -> None:
         """Conflict when the table has its rematch already (from another process)."""
@@ -407,8 +421,9 @@ class Store:
 
     # ------------------------------------------------------------------ processes
 
-    def heartbeat(self, proc: str, lease: float) -> None:
-        """This process is alive for ``lease`` more seconds (the database's clock)."""
+    def heartbeat(self, proc: str, lease: float, table_ids: list[str] | None = None) -> set[str]:
+        """This process is alive for ``lease`` more seconds (the database's clock), and runs
+        these of ``table_ids`` from now on (``claim``): one transaction."""
         with self.engine.begin() as c:
             c.execute(
                 text(
@@ -418,6 +433,7 @@ class Store:
                 ),
                 {"p": proc, "lease": lease},
             )
+            return self._claim(c, table_ids or [], proc)
 
     def retire(self, proc: str) -> None:
         """This process stops: its tables go to others at their next heartbeat."""
@@ -431,6 +447,11 @@ class Store:
         if not table_ids:
             return set()
         with self.engine.begin() as c:
+            return self._claim(c, table_ids, proc)
+
+    def _claim(self, c: Connection, table_ids: list[str], proc: str) -> set[str]:
+        owned: set[str] = set()
+        for i in range(0, len(table_ids), 1000):
             rows = c.execute(
                 text(
                     "insert into ono99_owners (table_id, owner) "
@@ -441,9 +462,10 @@ class Store:
                     " and p.expires > extract(epoch from clock_timestamp())) "
                     "returning table_id"
                 ),
-                {"p": proc, "ids": table_ids},
+                {"p": proc, "ids": table_ids[i : i + 1000]},
             )
-            return {r[0] for r in rows}
+            owned.update(r[0] for r in rows)
+        return owned
 
     # ------------------------------------------------------------------ reads
 
@@ -540,7 +562,8 @@ def create_schema(
 def open_engine(url: str) -> Engine:
     """The SQLAlchemy engine of ``--db URL`` (:func:`engine_url`): for SQLite its folder
     made, connections shared between threads with a 30 s wait for a lock, and WAL; for
-    PostgreSQL a connection checked before each use (the server may have restarted)."""
+    PostgreSQL a connection that the server closed meanwhile (a restart, a terminated
+    backend) is replaced when it is taken from the pool (:func:`_pg_dead_on_checkout`)."""
     real = engine_url(url)
     kwargs: dict[str, Any] = {}
     sqlite = real.startswith("sqlite")
@@ -549,12 +572,26 @@ def open_engine(url: str) -> Engine:
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-    else:
-        kwargs["pool_pre_ping"] = True
     engine = create_engine(real, **kwargs)
     if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        event.listen(engine, "checkout", _pg_dead_on_checkout)
     return engine
+
+
+def _pg_dead_on_checkout(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+    """Refuse a pooled PostgreSQL connection the server has closed or written to since it
+    went idle: the pool then opens a fresh one (``DisconnectionError``). An idle
+    connection has nothing to read, so a readable socket means the server ended it (it
+    sends its ``FATAL`` and closes). This looks at the socket without a round trip, where
+    ``pool_pre_ping`` sent a ``select 1`` (a transaction of its own) before every use."""
+    if dbapi_conn.closed or dbapi_conn.broken:
+        raise DisconnectionError("the connection is closed")
+    poller = io_select.poll()
+    poller.register(dbapi_conn.fileno(), io_select.POLLIN | io_select.POLLERR | io_select.POLLHUP)
+    if poller.poll(0):
+        raise DisconnectionError("the server closed the connection")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

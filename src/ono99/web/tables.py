@@ -36,6 +36,7 @@ from ono99.web.announce import by_bot_text, event_json, speaking, translate
 from ono99.web.conn import Conn
 from ono99.web.errors import WebError, clean_name, no_table
 from ono99.web.hub_api import HubApi
+from ono99.web.notices import MovesNotice
 from ono99.web.protocol import MoveMsg
 from ono99.web.settings import Settings
 from ono99.web.store import (
@@ -96,7 +97,9 @@ class Table:
         #: the database: then only the table's owner, web/shared.py)
         self.owned = hub.shared is None
         self._sync_task: asyncio.Task[None] | None = None
-        self._sync_again = False
+        #: what other processes stored that this one has to take in (``request_sync``)
+        self._notices: list[MovesNotice] = []
+        self._reload = False
         if st.started:
             assert st.names is not None
             game = self._new_game(st.names)
@@ -587,25 +590,61 @@ class Table:
             seat = self.seat_for(token)
         return seat
 
-    def request_sync(self) -> None:
-        """Another process changed this table: reload it soon (once for many notices)."""
-        if self._sync_task is not None and not self._sync_task.done():
-            self._sync_again = True
-            return
-        self._sync_task = asyncio.create_task(self._sync_loop())
+    def request_sync(self, moves: MovesNotice | None = None) -> None:
+        """Another process changed this table: apply the ``moves`` it stored, or reload
+        the table (None: seats, the start, the rematch; or moves after a gap), soon and in
+        the order the notices came."""
+        if moves is None:
+            self._reload = True
+        else:
+            self._notices.append(moves)
+        if self._sync_task is None or self._sync_task.done():
+            self._sync_task = asyncio.create_task(self._sync_loop())
 
     async def _sync_loop(self) -> None:
         try:
-            while True:
-                self._sync_again = False
+            while self._notices or self._reload:
                 async with self.lock:
-                    await self.sync()
-                if not self._sync_again:
-                    return
+                    notices, self._notices = self._notices, []
+                    reload, self._reload = self._reload, False
+                    if reload or not self._take_moves(notices):
+                        await self.sync()
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: reloading it from the database failed", self.id)
+
+    def _take_moves(self, notices: list[MovesNotice]) -> bool:
+        """Apply the moves of ``notices`` that this process does not have yet (lock held):
+        one new state to every connection. False, and nothing changed, when they do not
+        follow on from the moves it has (a gap, or the game not started here yet): then
+        the table is read back (``sync``)."""
+        g = self.game
+        if g is None:
+            return False
+        have = len(g.moves)
+        new: list[tuple[str, int | None]] = []
+        version = self.version
+        for n in notices:
+            if n.first > have + len(new):
+                return False
+            fresh = n.moves[have + len(new) - n.first :]
+            if fresh:
+                new += fresh
+                version = n.version
+        if not new:
+            return True
+        after = g.copy(events=True)
+        try:
+            self._replay(after, new)
+        except Ono99Error:  # not what this process has: the database says what is
+            return False
+        self.game = after
+        self.deadline = self._deadline_after(after)
+        self.game_changed(version)
+        self.broadcast()
+        self.reschedule()
+        return True
 
     async def sync(self) -> None:
         """Take in what other processes stored (lock held): seats, the start, new moves,
