@@ -127,4 +127,6 @@ def believed_world(view: PlayerView, rng: random.Random) -> Game:
     for s in seats:
         g.hands[s] = weighted_hand(pool, len(g.hands[s]), rng)
     g.draw_pile = pool
+    if g.to_move != view.seat:
+        g.resettle()  # the player to move holds another hand now: its legal actions too
     return g

@@ -30,7 +30,10 @@ _fast_state = "unknown"  # "warming", "ready" or "off"
 _fast_module: Any = None
 _warming: subprocess.Popen[bytes] | None = None
 _warming_pid = 0  # the process that started the warm-up (a forked child starts its own)
-_WARM = "from ono99.bots.fast_rollout import warm; warm()"
+_WARM = (
+    "from ono99.bots.fast_rollout import warm; warm();"
+    " from ono99.bots.fast_evaluate import warm as warm_evaluator; warm_evaluator()"
+)
 
 
 def module() -> Any:
@@ -50,9 +53,10 @@ def module() -> Any:
             if _warming is not None and _warming.returncode != 0:
                 _fast_state = "off"  # it could not compile here: the Python rollouts play
                 return None
-            from ono99.bots import fast_rollout
+            from ono99.bots import fast_evaluate, fast_rollout
 
             fast_rollout.warm()  # compiled in the background: loaded from the cache now
+            fast_evaluate.warm()
             _fast_module, _fast_state = fast_rollout, "ready"
             return _fast_module
         if _fast_state == "unknown":

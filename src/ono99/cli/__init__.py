@@ -40,7 +40,7 @@ app = typer.Typer(
 def _register() -> None:
     # Subcommand modules attach themselves to ``app``; imported here so that
     # heavy front ends load only when used.
-    from ono99.cli import bench, companion_site, replay  # noqa: F401
+    from ono99.cli import bench, companion_site, replay, review  # noqa: F401
 
     for optional in ("analyze", "arena", "play", "serve"):
         try:

@@ -14,30 +14,13 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.cells import cell_len
 
 from ono99.cli import app, fail, params
+from ono99.cli.columns import columns
 from ono99.cli.long_run import check_backend, check_ray, games_run
 from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import _, translate_error
-
-
-def _pad(text: str, width: int, right: bool) -> str:
-    """``text`` padded to ``width`` terminal cells (Tamil, Burmese... take fewer cells
-    than characters, so ``str.ljust`` would misalign them)."""
-    fill = " " * max(0, width - cell_len(text))
-    return fill + text if right else text + fill
-
-
-def _columns(rows: list[list[str]], widths: list[int]) -> list[str]:
-    """Rows of cells as aligned lines: the first column left, the others right; each
-    column as wide as ``widths`` asks or its widest cell."""
-    widths = [max(w, *(cell_len(row[i]) for row in rows)) for i, w in enumerate(widths)]
-    return [
-        " ".join(_pad(cell, w, i > 0) for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
-        for row in rows
-    ]
 
 
 def _table(result: dict[str, Any]) -> str:
@@ -70,7 +53,7 @@ def _table(result: dict[str, Any]) -> str:
              f"[{lo:.3f}, {hi:.3f}]", f"{b['decision_ms']['p50']:.2f}",
              f"{b['decision_ms']['p99']:.2f}"]
         )  # fmt: skip
-    lines += _columns(rows, [20, 6, 9, 9, 17, 8, 8])
+    lines += columns(rows, [20, 6, 9, 9, 17, 8, 8])
     # TRANSLATORS: columns of the arena's paired comparison; "pair" is
     # "bot a − bot b"; the edge is a's win share per seat held minus b's,
     # averaged over blocks (the games of one deal, every bot in every
@@ -81,7 +64,7 @@ def _table(result: dict[str, Any]) -> str:
         interval = "—" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
         rows.append([f"{p['a']} − {p['b']}", f"{p['diff']:+.3f}", interval, str(p["blocks"])])
     if len(rows) > 1:
-        lines += ["", *_columns(rows, [20, 8, 17, 6])]
+        lines += ["", *columns(rows, [20, 8, 17, 6])]
     return "\n".join(lines)
 
 

@@ -25,7 +25,7 @@ from ono99.records import (
 from ono99.termsafe import terminal_safe
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
     """The file's text, read no further than a record can be (``RECORD_LIMIT`` bytes, as
     ``POST /api/replay`` takes): ``/dev/zero`` or a huge file is a one-line error."""
     try:
@@ -52,7 +52,7 @@ def _read(path: str) -> str:
 
 def _read_or_fail(path: str, as_json: bool) -> str:
     try:
-        return _read(path)
+        return read_text(path)
     except RecordError as e:
         if as_json:
             print(json.dumps({"error": str(e), "move": None}))
