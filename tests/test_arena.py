@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from cli_helpers import run
 from ono99.arena import make_spec, play_game, run_games, run_tournament, tally, wilson
 from ono99.arena.tournament import bot_seed, entry_names, t_quantile
 from ono99.cli import main
@@ -241,3 +242,19 @@ def test_ray_backend_gives_the_same_results() -> None:
     finally:
         ray.shutdown()
     assert outcome(on_ray) == outcome(local) == outcome(on_ray_3)
+
+
+def test_arena_one_bot_plays_itself() -> None:
+    """CONTRACTS.md arena: ``--bots random --players 3`` is three entries of the same bot
+    (random, random#2, random#3), each rated; the --json shape is the contract's."""
+    p = run("arena", "--bots", "random", "--players", "3", "--games", "6", "--workers", "1",
+            "--json")  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert set(data["bots"]) == {"random", "random#2", "random#3"}
+    for entry in data["bots"].values():
+        assert entry["games"] == 6 and len(entry["ci95"]) == 2
+        assert set(entry["decision_ms"]) >= {"p50", "p99"} and 0 <= entry["win_rate"] <= 1
+    assert sum(e["wins"] for e in data["bots"].values()) == pytest.approx(6)
+    p = run("arena", "--bots", "random", "--players", "3", "--games", "3", "--workers", "1")
+    assert p.returncode == 0 and "random#3" in p.stdout, p.stderr

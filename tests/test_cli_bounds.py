@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import one_line_error, run
 from ono99.arena import default_workers, make_spec
 from ono99.arena.tournament import MAX_GAMES, MAX_ITERATIONS
 from ono99.cli.typer_i18n import plain_metavar
+from ono99.i18n import translator
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_fixes import one_line_error, run
 
 
 @pytest.mark.parametrize("command", ["arena", "analyze"])
@@ -224,7 +225,6 @@ def test_a_player_count_the_preset_does_not_take_is_worded_once(tmp_path: Path) 
     """R-SET-5: every command and the terminal's setup refuse a player count the preset
     does not take with the one message of ``Rules.check_players`` (rule ID included), in
     English and translated; ``play`` and ``arena`` wrote their own copy without the ID."""
-    from ono99.i18n import translator
     from ono99.rules import make_rules
 
     want = "mattel2022 is for 2 to 6 players, not 1 (R-SET-5)"
@@ -238,3 +238,9 @@ def test_a_player_count_the_preset_does_not_take_is_worded_once(tmp_path: Path) 
     assert said.endswith(ta.format(preset="mattel2022", low=2, high=6, count=9) + " (R-SET-5)")
     with pytest.raises(ValueError, match=r"not 7 \(R-SET-5\)"):
         make_rules("mattel2022").check_players(7)
+
+
+@pytest.mark.parametrize("seconds", ["inf", "-inf", "1e400", "nan", "0", "-1"])
+def test_bench_seconds_must_be_finite_and_positive(seconds: str) -> None:
+    """CONTRACTS.md bench: --seconds inf would run forever; a one-line error instead."""
+    one_line_error(run("bench", f"--seconds={seconds}"))

@@ -1,38 +1,22 @@
-"""The CLI's inputs of issue 35: a record read no further than a record can be (R-REC,
-``RECORD_LIMIT`` as ``POST /api/replay``), a ``--option`` key given twice, and ``--record``
-that overwrites only an earlier game record. Each is one line on stderr, exit status 2,
-and changes nothing. Through a real subprocess, as a user runs it."""
+"""The CLI's inputs: a record read no further than a record can be (R-REC, ``RECORD_LIMIT``
+as ``POST /api/replay``), a UTF-8 byte order mark accepted, a record that is not JSON told
+in one plain line in the reader's language, a ``--option`` key given twice, ``--record``
+that overwrites only an earlier game record, and a usage error that points at the
+subcommand's help. Each bad input is one line on stderr, exit status 2, and changes
+nothing. Through a real subprocess, as a user runs it."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_helpers import needs_catalog, one_line_error, run
+from ono99 import RecordError, load_record
+from ono99.i18n import LANGUAGES
 from ono99.records import RECORD_LIMIT
 from ono99.tui.session import NewGame
-
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
-    env.update(LC_ALL="C.UTF-8", LANG="C.UTF-8", PYTHONIOENCODING="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "ono99", *args], input=stdin, capture_output=True, text=True,
-        encoding="utf-8", env=env, timeout=120,
-    )  # fmt: skip
-
-
-def one_line_error(p: subprocess.CompletedProcess[str]) -> str:
-    assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
-    assert "Traceback" not in p.stderr + p.stdout
-    lines = p.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ono99: error: "), p.stderr
-    return lines[0]
-
 
 # ---------------------------------------------------------------- replay: a bounded read
 
@@ -125,3 +109,50 @@ def test_the_next_games_file_is_kept_when_it_is_not_a_record(tmp_path: Path) -> 
     assert save(second) is None
     assert other.read_text() == "keep me\n"
     assert save.errors == [f"{other} is not an ono99 game record; --record does not overwrite it"]
+
+
+def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    """R-REC: a record saved with a byte order mark (Windows Notepad) replays."""
+    text = json.dumps({"players": ["Ana", "Bo"], "seed": 4, "moves": []})
+    assert load_record("\ufeff" + text).players == ["Ana", "Bo"]
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    p = run("replay", str(path), "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["players"] == ["Ana", "Bo"]
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["replay"], "ono99 replay --help"),
+        (["replay", "x.json", "--bogus"], "ono99 replay --help"),
+        (["bench", "--players", "x"], "ono99 bench --help"),
+        (["arena", "--players", "3"], "ono99 arena --help"),
+        (["play", "--nope"], "ono99 play --help"),
+        (["nosuchcommand"], "(see ono99 --help)"),
+    ],
+)
+def test_usage_errors_point_to_the_subcommands_help(args: list[str], command: str) -> None:
+    """CONTRACTS.md CLI: a usage error names the help that explains the command."""
+    line = one_line_error(run(*args))
+    assert command in line
+
+
+def test_json_syntax_error_is_one_plain_line() -> None:
+    """R-REC: a record that is not JSON: where it breaks, without Python's words."""
+    with pytest.raises(RecordError) as info:
+        load_record('{"players":\n  ]')
+    assert str(info.value) == "not valid JSON (line 2, column 3)"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_json_syntax_error_is_translated_whole(lang: str) -> None:
+    """R-REC: the JSON error is translated whole: no English "Expecting value" left."""
+    needs_catalog(lang)
+    p = run("--lang", lang, "replay", "-", stdin='{"players":\n  ]')
+    line = one_line_error(p)
+    assert "Expecting" not in line and "JSON" in line
+    assert "2" in line and "3" in line and "not valid" not in line
+    p = run("--lang", lang, "replay", "-", "--json", stdin='{"players": ]')
+    assert json.loads(p.stdout) == {"error": "not valid JSON (line 1, column 13)", "move": None}

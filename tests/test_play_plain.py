@@ -154,3 +154,33 @@ def test_draw_prompt_says_what_any_other_answer_does() -> None:
     assert r.returncode == 0, r.stderr
     assert "any other answer but help or quit skips it" in r.stdout
     assert "You do not draw now." in r.stdout
+
+
+def run_plain(*args: str, answers: str) -> str:
+    r = subprocess.run(
+        [sys.executable, "-m", "ono99", "play", "--plain", *args],
+        input=answers, capture_output=True, text=True, encoding="utf-8", env=ENV, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_plain_game_over_once_and_final_standings_winner_first() -> None:
+    out = run_plain("--seed", "4", "--players", "4", "--bots", "random",
+                    answers="\n".join(CODES * 300) + "\n")  # fmt: skip
+    assert len(re.findall(r"wins the game!|win the game!|share the win", out)) == 1
+    tail = out[out.index("Game over.") :].splitlines()[1:]
+    standings = [line for line in tail if re.match(r"\d\. ", line)]
+    assert len(standings) == 4, tail
+    assert standings[0].startswith("1. ") and "winner" in standings[0]
+    names = [line.split(":")[0][3:] for line in standings]
+    assert sorted(names) == sorted(["You", "Ana", "Bo", "Cy"])
+    # the others in the reverse of the order they were eliminated
+    out_order = [m for m in re.findall(r"^(\w+) (?:is|are) out of the game$", out, re.M)]
+    assert names[1:] == list(reversed(out_order))
+
+
+def test_plain_help_says_you_can_play_once() -> None:
+    out = run_plain("--seed", "1", "--players", "2", "--bots", "random", answers="help\nquit\n")
+    prompts = out.split("> ")
+    assert [p.count("You can play:") for p in prompts[:2]] == [1, 1]

@@ -24,6 +24,7 @@ from ono99.tui.app import OnoApp
 from ono99.tui.screens import ConfirmNewGame, ConfirmQuit, GameOver, HelpScreen, RoundSummary
 from ono99.tui.session import HUMAN, NewGame, Session
 from ono99.tui.setup import NewGameScreen
+from tui_helpers import on_screen, position_app
 
 SIZE = (80, 24)
 #: the sizes the layout is made for: the usual terminal, and a small one (issue 11)
@@ -484,3 +485,29 @@ async def test_new_game_screen_fits_in_every_language(lang: str, size: tuple[int
         assert not layout_problems(app), layout_problems(app)
         await pilot.press("escape")
         assert len(app.screen_stack) == 1
+
+
+async def test_points_target_and_every_score_on_the_main_screen() -> None:
+    app, _saved = make_app("classic1980", {"scoring": "points", "target": 60}, 5, seed=1,
+                           bot_delay=60, draw_window=60)  # fmt: skip
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "to 60 points" in on_screen(app, "#top")
+        players = on_screen(app, "#players")
+        assert players.count("0 points") == 5, players
+
+
+async def test_your_hand_is_hidden_once_you_are_out() -> None:
+    """Points mode (R-END-3): a hand of only ONO 99 cards is out of the round at once."""
+    deal = {"hands": [["99", "99", "99", "99"], ["5", "6", "7", "8"], ["2", "3", "4", "5"]],
+            "draw": ["9", "9"]}  # fmt: skip
+    g = Game("classic1980", ["You", "Ana", "Bo"], options={"scoring": "points"}, deals=[deal],
+             seed=1)  # fmt: skip
+    app, _saved = make_app("mattel2022", {}, 3, seed=1, bot_delay=60, draw_window=60)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        s = position_app(app, g)
+        assert not s.view().active[HUMAN]
+        await app.refresh_table()
+        assert not app.query_one("#hand").display and app.actions == []
+        assert "You are out" in on_screen(app, "#hint")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import random
 import select
 import struct
 import subprocess
@@ -21,10 +22,12 @@ from textual.widgets import RichLog, Static
 
 from ono99.game import Game
 from ono99.i18n import set_language
+from ono99.texts import final_order
 from ono99.tui.app import OnoApp
 from ono99.tui.screens import GameOver, TooSmall
 from ono99.tui.session import NewGame
 from test_tui_app import SIZE, layout_problems, make_app, play_to_the_end
+from tui_helpers import on_screen
 
 
 @pytest.fixture(autouse=True)
@@ -210,3 +213,55 @@ def test_quitting_says_where_the_record_went(tmp_path: Path) -> None:
     text = out.decode("utf-8", "replace")
     assert f"Game record saved to {record}" in text, text[-2000:]
     assert json.loads(record.read_text())["moves"] is not None
+
+
+async def test_stray_enter_on_the_game_over_screen_keeps_the_results() -> None:
+    """Enter, Space or Esc (a key meant for the last move) leave the results on screen;
+    only P plays again (in either case)."""
+    app, _saved = make_app("mattel2022", {}, 2, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_the_end(app, pilot, seed=3)
+        first = app.session
+        for key in ("enter", "space", "escape", "enter"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, GameOver) and app.session is first
+        assert "P: play again" in on_screen(app, "#over-keys")
+        await pilot.press("P")
+        await pilot.pause()
+        assert app.session is not first and not isinstance(app.screen, GameOver)
+
+
+def test_final_order_shared_win_and_points() -> None:
+    g = Game("mattel2022", ["You", "Ana", "Bo"], seed=3)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0] if g.pending_draw is None else g.legal_actions()[-1])
+    view = g.view(0)
+    order = final_order(view)
+    assert order[0] == view.winner and sorted(order) == [0, 1, 2]
+    assert order[1:] == list(reversed(view.out))
+
+
+def test_the_winner_is_called_the_winner_even_when_out_too() -> None:
+    """R-END-3 (elimination mode): every score passed the target in the same round, so
+    every seat is out and the lowest score wins; the winner's standing is "winner", never
+    "out of the game", and so in an elimination game's end (R-END-1)."""
+    from ono99.texts import standing_text
+
+    opts = {"scoring": "points", "target": 40, "points_mode": "elimination"}
+    g = Game("classic1980", 3, options=opts, seed=0)
+    rng = random.Random(0)
+    while not g.is_over:
+        acting = g.acting()
+        seat = min(acting)
+        g.apply(rng.choice(acting[seat]), seat)
+    assert isinstance(g.winner, int) and g.out == [0, 1, 2]  # the case at hand: all out
+    view = g.view(0)
+    for seat in range(3):
+        words = standing_text(view, seat)
+        assert ("winner" in words) is (seat == g.winner), words
+        assert ("out of the game" in words) is (seat != g.winner), words
+    m = Game("mattel2022", 3, seed=3)
+    while not m.is_over:
+        m.apply(m.legal_actions()[0] if m.pending_draw is None else m.legal_actions()[-1])
+    assert isinstance(m.winner, int) and standing_text(m.view(0), m.winner) == "winner"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,8 @@ from ono99.game import Game
 from ono99.i18n import set_language
 from ono99.records import replay
 from ono99.texts import rules_help, tell, turn_text, why_not
-from ono99.tui.session import HUMAN, NotPlayable, Session, resolve_level
+from ono99.tui.session import HUMAN, NotOver, NotPlayable, Session, resolve_level
+from tui_helpers import draw_penalty_game
 
 GAMES = [
     ("mattel2022", {}, 4),
@@ -149,3 +152,30 @@ def test_player_counts_and_levels() -> None:
     assert resolve_level("random") == ("random", None)
     with pytest.raises(ValueError, match="unknown bot level 'godlike'"):
         resolve_level("godlike")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_front_ends_read_views_and_events_only() -> None:
+    """Issue 10: the app and plain mode use the session's public queries, never its game."""
+    for name in ("app.py", "plain.py", "screens.py", "setup.py", "widgets.py"):
+        text = (ROOT / "src" / "ono99" / "tui" / name).read_text(encoding="utf-8")
+        assert not re.search(r"\.game\b|\._game\b", text), name
+    s = Session("classic1980", 3, options={"draw_penalty": True}, bots="random", seed=1)
+    assert not hasattr(s, "game")
+    with pytest.raises(NotOver):
+        s.record()  # the seed (and so every hand) only once the game is over
+    assert s.events() and s.events() == []  # the first round_start, then nothing new
+    assert s.names == ("You", "Ana", "Bo") and s.rules.draw_penalty
+    assert s.public_view().total == s.view().total == 0
+    assert list(s.acting()) == [s.view().to_move]
+    s.abandon()
+    assert s.record()["seed"] == 1 and s.waiting_for() is None and s.acting() == {}
+
+
+def test_the_draw_race_is_read_from_acting() -> None:
+    s = Session(game=draw_penalty_game(), bots="random")
+    s.events()
+    s.play(int(Card.PLAY2))
+    assert s.acting() == {HUMAN: (DRAW,), 1: s.acting()[1]} and s.human_may_draw()
