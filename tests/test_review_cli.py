@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from cli_helpers import one_line_error, run
 from ono99.cards import action_code
-from test_cli_fixes import one_line_error, run
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CODES = {action_code(a) for a in range(18)}
