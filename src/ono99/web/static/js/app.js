@@ -20,7 +20,9 @@ const TIMERS = [0, 15, 30, 60, 120];
 const LOG_MAX = 150;
 const WARN_SECONDS = 5; // the turn timer's warning, in the live region
 // events shown next to the total: the last card played, a bust, a round's end
-const HEADLINE = ["play", "four99", "bust", "out_of_round", "token_lost", "eliminated", "round_end", "game_over"];
+// not game_over: the turn line says the winner then, and the same words twice one under
+// the other ("You win the game!" as the last event and as the turn) were seen on phones
+const HEADLINE = ["play", "four99", "bust", "out_of_round", "token_lost", "eliminated", "round_end"];
 // events shown where they happen: on the seat's place at the table
 const EFFECTS = ["bust", "token_lost", "eliminated", "out_of_round", "reverse", "owes_two"];
 const ROUND_LINES = ["bust", "token_lost", "eliminated", "out_of_round", "round_end"];
