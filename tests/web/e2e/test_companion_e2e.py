@@ -219,9 +219,9 @@ _CLICK_ALL = """(codes) => { for (const c of codes)
 
 
 def test_taps_made_while_one_is_in_flight_are_all_counted(chromium: Any, server: Server) -> None:
-    """R-TURN-1, R-LIM-1: six cards tapped as fast as a hand can, none waiting for the
-    server: all counted, in order. A refused one is said plainly ("Not counted"), with the
-    taps made after it, and the state is the server's."""
+    """R-TURN-1, R-LIM-1, R-99-1: six cards tapped as fast as a hand can, none waiting
+    for the server: all counted, in order. A refused one is said plainly ("Not counted"),
+    and only it: the tap made after it still applies and is counted."""
     moves = list(real_game("classic1980", 3, 2, None, 0))
     k = _plain(moves, 0, 6)
     page = open_game(chromium, server, "classic1980", ["Ana", "Bo", "Cy"], 0)
@@ -240,7 +240,10 @@ def test_taps_made_while_one_is_in_flight_are_all_counted(chromium: Any, server:
     page.wait_for_selector("#error:not([hidden])")
     settle(page)
     assert "Not counted" in page.inner_text("#error")
-    assert state(page)["steps"] == got["steps"]
+    page.wait_for_function(
+        "(n) => JSON.parse(document.querySelector('main').dataset.state).steps === n",
+        arg=got["steps"] + 1,
+    )
     page.context.close()
 
 
@@ -529,6 +532,8 @@ def test_a_forgotten_card_is_put_in_where_it_was_played(chromium: Any, server: S
     s = settle(page, before)
     assert s["total"] == 25 and s["to_move"] == 1 and s["steps"] == 4
     assert page.is_hidden("#fix") and _boxes(page) == boxes
+    said = page.inner_text("#announce")  # told on screen too: the fix and its total
+    assert "Fix" in said and "25" in said, said
     page.context.close()
 
 
@@ -570,4 +575,47 @@ def test_after_the_first_visit_the_page_opens_without_a_server(
     )
     got = settle(page)
     assert {x: got[x] for x in KEYS} == {x: moves[k + 1].state[x] for x in KEYS}
+    page.context.close()
+
+
+_IN_VIEW = """() => { const pad = document.querySelector('#pad').getBoundingClientRect();
+    const top = document.querySelector('#top');
+    const bad = [];
+    const check = (el, what) => { const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.top < 0 || r.left < 0 || r.right > innerWidth || r.bottom > pad.top)
+        bad.push(`${what}: ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`); };
+    document.querySelectorAll('#seats li').forEach((li, i) => {
+      check(li, `seat ${i}`);
+      const meta = li.querySelector('.meta');
+      if (meta) { check(meta, `seat ${i} tokens or score`);
+        if (meta.scrollWidth > meta.clientWidth + 1) bad.push(`seat ${i} tokens or score cut`); } });
+    const said = document.querySelector('#announce');
+    check(said, 'announcement');
+    if (said.scrollHeight > said.clientHeight + 1) bad.push('announcement cut');
+    const note = document.querySelector('#speech-note');
+    if (!note.hidden) check(note, 'no-voice note');
+    if (top.scrollTop !== 0) bad.push('scrolled');
+    return bad; }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ta", "my"])
+@pytest.mark.parametrize("options", [None, {"scoring": "points"}])
+def test_every_seat_and_the_announcement_in_view_on_a_small_phone(
+    chromium: Any, server: Server, artifacts: Path, lang: str, options: dict[str, Any] | None
+) -> None:
+    """R-P2-6, R-END-2, R-END-3: at 360x640 with 8 players, once someone owes two: every
+    seat's chip, its tokens or score (and the out mark, once a player is out) and the
+    whole announcement, total included, are inside the screen above the pad, with no
+    scrolling, and so is the no-voice note where it shows; screenshots of each."""
+    names = ["அருண்", "မောင်မောင်", "Ōzbek", "ગુજરાતી", "ಕನ್ನಡ", "Fi", "Gu", "Ha"]
+    small = {**PHONE, "viewport": {"width": 360, "height": 640}}
+    page = open_game(chromium, server, "classic1980", names, 0, options, lang=lang, **small)
+    for code in ["7", "P2"]:
+        s = tap(page, code)
+    assert s["owes_two"] == 2 and s["total"] == 7
+    total = page.evaluate("(n) => new Intl.NumberFormat(document.documentElement.lang).format(n)", 7)  # fmt: skip
+    assert total in page.inner_text("#announce")
+    page.screenshot(path=str(artifacts / f"companion-360-{lang}-{'points' if options else 'tokens'}.png"))  # fmt: skip
+    assert page.evaluate(_IN_VIEW) == [], lang
+    assert len(page.query_selector_all("#seats li")) == 8
     page.context.close()

@@ -51,7 +51,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const config = await siteConfig();
-    const keep = new Set([SHELL_CACHE, PYODIDE_CACHE + (config ? config.pyodide_version : "")]);
+    const keep = new Set([SHELL_CACHE, VOICE_CACHE, PYODIDE_CACHE + (config ? config.pyodide_version : "")]);
     const names = await caches.keys();
     await Promise.all(names.filter((k) => k.startsWith("ono99-") && !keep.has(k)).map((k) => caches.delete(k)));
     await self.clients.claim();
@@ -67,6 +67,14 @@ function keyOf(url) {
     return page.href;
   }
   return url.href.split(/[?#]/)[0];
+}
+
+// the server's voice: each clip kept as it is heard, so that a total heard before is
+// said again with the network off (the page falls back to the browser's voice otherwise)
+const VOICE_CACHE = "ono99-companion-voice";
+
+function isClip(url) {
+  return url.href.startsWith(`${BASE}api/companion-voice?`) && url.searchParams.has("text");
 }
 
 function kept(url) {
@@ -93,6 +101,18 @@ self.addEventListener("fetch", (event) => {
       const response = await fetch(request);
       if (response.ok) await py.put(url.href, response.clone());
       return response;
+    }
+    if (isClip(url)) {
+      const voices = await caches.open(VOICE_CACHE);
+      try {
+        const response = await fetch(request);
+        if (response.ok) await voices.put(url.href, response.clone());
+        return response;
+      } catch (err) {
+        const copy = await voices.match(url.href);
+        if (copy) return copy;
+        throw err;
+      }
     }
     if (!kept(url)) return fetch(request);
     const shell = await caches.open(SHELL_CACHE);

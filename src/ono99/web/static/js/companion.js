@@ -6,9 +6,10 @@
 // <main data-state> holding the public state after every tap.
 import { $, fill, h, show } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setCatalogUrl, setLanguage, t } from "./i18n.js";
+import { follow } from "./companion-live.js";
 import { keepGame, keptGame, loadEngine, newGameId, siteConfig } from "./local.js";
 import { collectOptions, fillOptions, setOptions } from "./options.js";
-import { formatNumber, onVoices, setSpeechEnabled, speak, speechEnabled, speechSupported, voiceFor } from "./speech.js";
+import { formatNumber, onVoices, setSpeechEnabled, speak, speakAny, speechEnabled, speechSupported, voiceFor } from "./speech.js";
 import { cardName, directionText, isOut, presetTitle, statusText, winnerText } from "./words.js";
 
 /** The engine's default preset: the first it lists. */
@@ -61,6 +62,8 @@ async function call(method, url, body) {
     init.body = JSON.stringify(body);
   }
   const sep = url.includes("?") ? "&" : "?";
+  // a read that hangs is the server away (the page then shows the game as kept here)
+  if (method === "GET" && typeof AbortSignal.timeout === "function") init.signal = AbortSignal.timeout(10_000);
   const r = await fetch(`${url}${sep}lang=${currentLanguage()}`, init);
   let data = null;
   try { data = await r.json(); } catch (_e) { /* no body */ }
@@ -83,15 +86,21 @@ function markBusy() {
   // a game followed here: its changes the server has not stored yet (none without a server)
   const unsent = app.local && app.cfg.server && app.kept ? app.kept.pending.length + (app.kept.base === null ? 1 : 0) : 0;
   main().dataset.sync = unsent || app.syncing ? "1" : "0";
-  const waiting = app.queue.length - (app.sending ? 1 : 0);
-  const count = app.queue.length || (app.away ? (app.kept ? app.kept.pending.length : 0) : 0);
+  // every change not yet counted by the server: queued here, or made on the game
+  // followed here; said while the server is away (or the queue is not empty)
+  const away = app.away || navigator.onLine === false;
+  const mine = app.local && app.cfg.server && app.kept ? app.kept.pending.length : 0;
+  const count = app.queue.length + mine;
   const note = $("#queue-note");
-  note.textContent = count ? t("Waiting to send: {count}", { count: formatNumber(count, currentLanguage()) }) : "";
-  note.classList.toggle("away", app.away && waiting >= 0 && count > 0);
+  note.textContent = count && (away || app.queue.length) ? t("Waiting to send: {count}", { count: formatNumber(count, currentLanguage()) }) : "";
+  note.classList.toggle("away", away && count > 0);
   updateButtons();
 }
 
-function showError(text) {
+/** Show `text` over the top part; `sticky`: a change not counted, which stays said until
+ * the next change made here (a later change counted must not hide it). */
+function showError(text, sticky = false) {
+  app.errorSticky = sticky && Boolean(text);
   const el = $("#error");
   el.textContent = text || "";
   show(el, Boolean(text));
@@ -124,8 +133,22 @@ function requestId() {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
+/** Say plainly (on screen, and aloud) that changes were not counted, and why; beside any
+ * said before that the page has not moved on from. */
+function notCounted(reason, items) {
+  const text = `${reason} · ${t("Not counted: {taps}", { taps: items.map(itemLabel).join(", ") })}`;
+  showError(app.errorSticky ? `${$("#error").textContent} · ${text}` : text, true);
+  refused(reason);
+}
+
+/** Hide the error shown, unless it names a change not counted. */
+function calmError() {
+  if (!app.errorSticky) showError("");
+}
+
 function send(path, body = {}) {
   if (!app.id) return;
+  showError(""); // a new change: the one said before has been seen
   if (app.local && !app.queue.length) {
     applyLocal({ path, body });
     return;
@@ -151,7 +174,9 @@ function told(item, data) {
   if (item.path === "undo" || item.path === "redo" || item.path === "insert") {
     const total = String(data.state.total);
     const word = { undo: t("Undo"), redo: t("Redo"), insert: t("Fix") }[item.path];
-    announce(data.announce || [], [word, total, ...(data.say || []).slice(1)]);
+    // shown as said: the word, the total it leaves, then what the engine told
+    const shown = [word, t("Total {total}", { total: formatNumber(data.state.total, currentLanguage()) })];
+    announce([...shown, ...(data.announce || [])], [word, total, ...(data.say || []).slice(1)]);
   } else {
     announce(data.announce || [], data.say || null);
   }
@@ -170,19 +195,18 @@ async function pump() {
     app.queue.shift();
     saveQueue();
     app.away = false;
-    showError("");
+    calmError();
     accept(data);
     told(item, data);
   } catch (e) {
     if (e instanceof HttpError && e.status < 500) {
-      // refused (or made on a game changed elsewhere): not counted, nor the ones after it
-      const dropped = app.queue.splice(0);
+      // refused (a move the rules do not allow on the game as it stands, or an undo of
+      // another screen's tap): not counted, said plainly; the ones after it go on
+      const dropped = app.queue.splice(0, 1);
       saveQueue();
       app.away = false;
-      if (e.data && e.data.state) accept(e.data);
-      const text = `${e.message} · ${t("Not counted: {taps}", { taps: dropped.map(itemLabel).join(", ") })}`;
-      showError(text);
-      refused(e.message);
+      if (e.data && e.data.state) { accept(e.data); retold(); }
+      notCounted(e.message, dropped);
     } else {
       // the server is away: everything stays queued, in order; try again soon
       app.away = true;
@@ -195,7 +219,7 @@ async function pump() {
     markBusy();
   }
   if (again && app.queue.length) pump();
-  else if (again) goLocal();
+  else if (again) { catchUp(); goLocal(); }
 }
 
 // ------------------------------------------------------------------ followed here
@@ -205,17 +229,17 @@ function applyLocal(item) {
   const data = app.engine.change(app.id, item.path, item.body, currentLanguage());
   if (data.error) {
     if (data.state) { app.state = data.state; render(); }
-    showError(`${data.error} · ${t("Not counted: {taps}", { taps: itemLabel(item) })}`);
-    refused(data.error);
+    notCounted(data.error, [item]);
     return false;
   }
-  showError("");
+  calmError();
   app.kept.record = data.record;
   app.kept.pending.push({ path: item.path, body: item.body });
   keepGame(app.id, app.kept);
   accept({ id: app.id, version: app.version, state: data.state });
   told(item, data);
   syncSoon();
+  markBusy(); // "Waiting to send" counts this one too while the server is away
   return true;
 }
 
@@ -230,17 +254,11 @@ function openLocal(id, record, base, pending = []) {
   accept({ id, version: base === null ? 0 : base, state: data.state });
 }
 
-/** The taps made while the engine loaded, applied in order (a refused one stops them). */
+/** The taps made while the engine loaded, applied in order (each where it applies). */
 function drainLocal() {
   const items = app.queue.splice(0);
   saveQueue();
-  for (let i = 0; i < items.length; i++) {
-    if (!applyLocal(items[i])) {
-      const rest = items.slice(i + 1);
-      if (rest.length) showError(`${$("#error").textContent}, ${rest.map(itemLabel).join(", ")}`);
-      break;
-    }
-  }
+  for (const item of items) applyLocal(item); // a refused one is said; the others go on
   markBusy();
 }
 
@@ -267,7 +285,9 @@ async function goLocal() {
 let syncTimer = null;
 /** Send the game followed here to the server, when there is one, soon. */
 function syncSoon(delay = 0) {
-  if (!app.cfg.server || !app.local || !app.kept || syncTimer) return;
+  if (!app.cfg.server || !app.local || !app.kept) return;
+  if (syncTimer && delay === 0 && !app.away) { clearTimeout(syncTimer); syncTimer = null; }
+  if (syncTimer) return;
   syncTimer = setTimeout(syncNow, delay);
   markBusy();
 }
@@ -292,11 +312,9 @@ async function syncNow() {
   } catch (e) {
     if (app.id !== id || app.kept !== kept) return;
     if (e instanceof HttpError && e.status === 409 && e.data && e.data.record) {
-      // the server's game moved on (another screen): it stands; what was made here is not
-      const dropped = kept.pending.splice(0);
-      openLocal(id, e.data.record, e.data.version);
-      showError(`${e.message} · ${t("Not counted: {taps}", { taps: dropped.map(itemLabel).join(", ") })}`);
-      refused(e.message);
+      // the server's game moved on (another screen): this screen's changes go on top of
+      // it where they still apply, the others are said plainly; the result is sent next
+      rebase(id, e.data.record, e.data.version, kept.pending.splice(0));
     } else if (e instanceof HttpError && e.status < 500) {
       showError(e.message); // the server refuses this game: it stays here as it is
       later = -1;
@@ -309,6 +327,69 @@ async function syncNow() {
     markBusy();
   }
   if (later >= 0 && app.kept && (app.kept.pending.length || later)) syncSoon(later);
+  else catchUp();
+}
+
+/** This screen's changes `items` merged on top of the server's game (`record`, `version`):
+ * each that still applies is kept (to send), the others are named "Not counted". */
+function rebase(id, record, version, items) {
+  const data = app.engine.rebase(id, record, items, currentLanguage());
+  if (data.error) throw new Error(data.error);
+  const gone = new Set((data.refused || []).map((r) => r.index));
+  const pending = items.filter((_item, i) => !gone.has(i));
+  app.kept = { record: data.record, base: version, pending };
+  keepGame(id, app.kept);
+  accept({ id, version, state: data.state });
+  retold();
+  if (gone.size) {
+    const first = data.refused[0].error;
+    notCounted(first, items.filter((_item, i) => gone.has(i)));
+  }
+  if (pending.length) syncSoon();
+}
+
+// ------------------------------------------------------------------ other screens
+
+let unfollow = null;
+let latest = null; // the last game the socket sent while this page was busy with its own
+
+/** Follow the open game live (a server only): every screen on it sees every change. */
+function followGame() {
+  if (unfollow) unfollow();
+  unfollow = null;
+  latest = null;
+  if (!app.cfg.server || !app.id || typeof WebSocket !== "function") return;
+  unfollow = follow(app.id, currentLanguage(), heard);
+}
+
+/** Another screen's change (or the game as it stands, on connecting). */
+function heard(msg) {
+  if (msg.id !== app.id) return;
+  latest = msg;
+  catchUp();
+}
+
+/** Take the game the socket last sent, where it is newer and nothing of this page's own
+ * is on its way (those are answered with the game as it stands, or merged). */
+function catchUp() {
+  const msg = latest;
+  if (!msg || msg.id !== app.id) return;
+  if (app.local && app.kept) {
+    if (app.syncing || app.kept.pending.length || (app.kept.base !== null && msg.version <= app.kept.base)) {
+      if (app.kept.pending.length && msg.version !== app.kept.base) syncSoon();
+      return;
+    }
+    latest = null;
+    openLocal(app.id, msg.record, msg.version);
+  } else {
+    if (app.queue.length || app.sending || msg.version <= app.version) return;
+    latest = null;
+    app.away = false;
+    accept(msg);
+  }
+  // shown, not spoken: the screen that made the change speaks it
+  if (msg.announce && msg.announce.length) showAnnounce(msg.announce); else retold();
+  markBusy();
 }
 
 let retryTimer = null;
@@ -338,6 +419,20 @@ async function load(id) {
     app.local = false;
     app.kept = null;
   }
+  // the server's game whenever the server answers: another screen may have changed it
+  let server = null;
+  if (app.cfg.server) {
+    try {
+      server = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (e instanceof HttpError && e.status !== 404) throw e;
+      if (e instanceof HttpError && !keptGame(id)) throw e;
+    }
+  }
+  const mine = keptGame(id);
+  if (mine && server && server.record && !mine.pending.length && mine.base !== null) {
+    keepGame(id, { record: server.record, base: server.version, pending: [] }); // nothing here to merge
+  }
   if (keptGame(id) && (app.engine || app.engineLoading)) {
     // followed here: drawn at once as last seen, taps wait for the engine
     app.id = id;
@@ -345,6 +440,7 @@ async function load(id) {
     loadQueue(id);
     const seen = keptState(id);
     if (seen) accept({ ...seen, id });
+    followGame();
     if (!app.engine) await app.engineLoading;
     if (app.engine) {
       app.id = id;
@@ -354,11 +450,13 @@ async function load(id) {
     app.kept = null;
   }
   if (!app.cfg.server) throw new Error(t("there is no such game"));
-  const data = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+  if (!server) throw new Error(t("Connection lost. Reconnecting…"));
+  const data = server;
   if (app.id !== data.id) loadQueue(data.id);
   app.id = data.id;
   app.away = false;
   accept(data);
+  followGame();
   pump();
   goLocal();
   return data;
@@ -477,13 +575,23 @@ function renderTableView(s) {
 /** Show the announcements; speak `say` (the total first, short, then what changed the
  * game), or the announcements where the server sent no short form. */
 function announce(lines, say = null) {
-  app.lastAnnounce = lines;
-  const el = $("#announce");
-  el.textContent = lines.join(" · ");
-  if (tableViewOn()) $("#tv-announce").textContent = lines.join(" · ");
+  showAnnounce(lines);
   const lang = currentLanguage();
   const spoken = say || lines; // digits stay digits: a voice of the language reads them best
   if (spoken.length) voice(spoken.join(". "), lang);
+}
+
+/** Show announcement lines (not spoken). */
+function showAnnounce(lines) {
+  app.lastAnnounce = lines;
+  $("#announce").textContent = lines.join(" · ");
+  if (tableViewOn()) $("#tv-announce").textContent = lines.join(" · ");
+}
+
+/** The game was replaced (another screen's, a merge, a refusal): the announcement shown
+ * is the total as it now stands, never an older one beside it. */
+function retold() {
+  if (app.state) showAnnounce([t("Total {total}", { total: formatNumber(app.state.total, currentLanguage()) })]);
 }
 
 /** A refusal is spoken too: at a noisy table nobody reads the screen. */
@@ -500,33 +608,63 @@ function updateMute() {
 }
 
 // The server's voice (espeak-ng) speaks where the browser has none for the language.
-const serverVoice = { languages: [], audio: null };
+// `reached`: its last clip came (false while the network or the server is away: the
+// no-voice note shows, and a clip kept by the service worker or the browser's own voice
+// speaks instead).
+const serverVoice = { languages: [], audio: null, reached: true, retry: null };
 
 async function loadServerVoices() {
   try {
     const r = await fetch("/api/companion-voice");
     const data = await r.json();
     serverVoice.languages = Array.isArray(data.languages) ? data.languages : [];
-  } catch (_e) { serverVoice.languages = []; }
+    serverVoice.reached = true;
+  } catch (_e) {
+    serverVoice.reached = false; // the languages it spoke stay known; asked again soon
+    if (!serverVoice.retry) serverVoice.retry = setTimeout(() => { serverVoice.retry = null; loadServerVoices(); }, 3000);
+  }
   updateSpeechNote();
 }
 
-/** Speak `text`: the browser's voice for the language, else the server's (a sound). */
+/** Which voice spoke last (`<main data-voice>`): browser, server, kept (a clip kept
+ * while the server is away), fallback (the browser's default voice) or none. */
+function spokeWith(how) {
+  main().dataset.voice = how;
+}
+
+/** Speak `text`: the browser's voice for the language, else the server's (a sound); with
+ * the server away, its clip kept from before, else whatever voice the browser has. */
 function voice(text, lang, force = false) {
   if (!text || (!force && !speechEnabled())) return;
-  if (speak(text, lang, { force })) return;
-  if (!serverVoice.languages.includes(lang)) return;
+  if (speak(text, lang, { force })) { spokeWith("browser"); return; }
+  if (!serverVoice.languages.includes(lang)) { spokeWith(speakAny(text, lang) ? "fallback" : "none"); return; }
   if (serverVoice.audio) serverVoice.audio.pause(); // a new line interrupts the last one
   const q = new URLSearchParams({ lang, text: text.slice(0, 600) });
-  serverVoice.audio = new Audio(`/api/companion-voice?${q}`);
-  serverVoice.audio.play().catch(() => { /* the browser wants a tap first: the next one plays */ });
+  const audio = new Audio(`/api/companion-voice?${q}`);
+  serverVoice.audio = audio;
+  const away = !serverVoice.reached || navigator.onLine === false;
+  audio.addEventListener("loadeddata", () => {
+    if (!away) serverVoice.reached = true;
+    spokeWith(away ? "kept" : "server");
+    updateSpeechNote();
+  }, { once: true });
+  audio.addEventListener("error", () => {
+    // the network or the server is away and no clip of this text was kept: say so, and
+    // speak with what is left
+    serverVoice.reached = false;
+    updateSpeechNote();
+    if (serverVoice.audio === audio) spokeWith(speakAny(text, lang) ? "fallback" : "none");
+  }, { once: true });
+  audio.play().catch(() => { /* the browser wants a tap first, or no clip: see "error" */ });
 }
 
 function updateSpeechNote() {
   const lang = currentLanguage();
-  const ok = (speechSupported() && Boolean(voiceFor(lang))) || serverVoice.languages.includes(lang);
-  show($("#speech-note"), !ok);
-  $("#speech-test").disabled = !ok;
+  const browser = speechSupported() && Boolean(voiceFor(lang));
+  const server = serverVoice.languages.includes(lang) && serverVoice.reached && navigator.onLine !== false;
+  show($("#speech-note"), !browser && !server);
+  // the test still speaks while the server is away: a kept clip or the browser's voice
+  $("#speech-test").disabled = !browser && !serverVoice.languages.includes(lang) && !(speechSupported() && speechSynthesis.getVoices().length);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -578,7 +716,8 @@ function render() {
     const cls = [seat === s.to_move ? "now" : "", out && (s.out || []).includes(seat) ? "out" : "",
       out && (s.round_out || []).includes(seat) ? "round-out" : ""].join(" ").trim();
     const title = statusText(s, seat);
-    return h("li", { class: cls || null, title: title || null }, name,
+    return h("li", { class: cls || null, title: title || null, dataset: { seat: String(seat) } },
+      h("span", { class: "name", text: name }),
       meta.length ? h("span", { class: "meta", text: meta.join(" ") }) : null);
   }));
   renderPad(s);
@@ -894,6 +1033,7 @@ function createLocal(body) {
   accept({ id, version: 0, state: data.state });
   announce(data.announce || []);
   syncSoon();
+  followGame();
 }
 
 async function create(rules, players, first, options) {
@@ -920,6 +1060,7 @@ async function create(rules, players, first, options) {
     showError("");
     accept(data);
     announce(data.announce || []);
+    followGame();
   } catch (e) {
     showError(e.message);
     if (!app.state) showSetup();
@@ -967,6 +1108,7 @@ async function start() {
   sel.addEventListener("change", () => setLanguage(sel.value));
   onLanguageChange(() => {
     sel.value = currentLanguage();
+    if (app.id) followGame(); // the words of other screens' changes in the new language
     if (app.state) render(); else if (main().dataset.view === "setup") { $("#setup-rules").replaceChildren(); showSetup(); }
     updateSpeechNote();
   });
@@ -1020,6 +1162,7 @@ async function start() {
     app.queue = [];
     app.local = false;
     app.kept = null;
+    followGame(); // none: no game
     history.replaceState(null, "", location.pathname);
     if (s) setupLike(s); else showSetup();
   });
@@ -1045,7 +1188,13 @@ async function start() {
     const players = nameInputs().map((i, k) => i.value.trim() || `${t("Player")} ${k + 1}`);
     create(rules, players, Number($("#setup-first").value) || 0, collectOptions($("#setup-options"), rules));
   });
-  window.addEventListener("online", () => { app.away = false; if (app.local) syncSoon(); else if (app.id) resyncSoon(); });
+  window.addEventListener("online", () => {
+    app.away = false;
+    if (app.cfg.server) loadServerVoices();
+    if (app.id) followGame(); // at once, not at the socket's next retry
+    if (app.local) syncSoon(); else if (app.id) resyncSoon();
+  });
+  window.addEventListener("offline", () => { app.away = true; markBusy(); updateSpeechNote(); });
   document.addEventListener("visibilitychange", () => {
     if (document.hidden || !app.id) return;
     if (app.local) syncSoon(); else resyncSoon();

@@ -17,7 +17,7 @@ function waitFor(promise, ms) {
   return Promise.race([promise, new Promise((resolve) => { setTimeout(resolve, ms); })]);
 }
 
-/** The engine: {create, open, change}, each answering what /api/companion answers (plus
+/** The engine: {create, open, change, rebase}, each answering what /api/companion answers (plus
  * `record`); null where Pyodide cannot run here. */
 export async function loadEngine(config) {
   if (!config.pyodide || typeof WebAssembly !== "object") return null;
@@ -39,6 +39,8 @@ export async function loadEngine(config) {
       create: (id, body, lang) => JSON.parse(local.create(id, JSON.stringify(body), lang)),
       open: (id, record, lang) => JSON.parse(local.open(id, JSON.stringify(record), lang)),
       change: (id, what, body, lang) => JSON.parse(local.change(id, what, JSON.stringify(body), lang)),
+      // another screen's game with this browser's changes merged on top (companion_core.merge)
+      rebase: (id, record, items, lang) => JSON.parse(local.rebase(id, JSON.stringify(record), JSON.stringify(items), lang)),
     };
   } catch (e) {
     console.warn("ono99: the game is followed on the server only:", e);

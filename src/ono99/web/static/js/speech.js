@@ -51,6 +51,19 @@ export function speak(text, lang, { force = false } = {}) {
   return true;
 }
 
+/** Speak `text` with whatever voice the browser has (its default, told the language),
+ * where it has none for `lang` and the server's voice cannot be reached: better heard
+ * roughly than not at all (the page shows its no-voice note). False with no voice at all. */
+export function speakAny(text, lang) {
+  if (!text || !speechSupported() || !speechEnabled()) return false;
+  if (!(window.speechSynthesis.getVoices() || []).length) return false;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = BCP47[lang] || lang;
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(u);
+  return true;
+}
+
 /** A number in the language's own digits (Intl: Myanmar digits for my), for display. */
 export function formatNumber(n, lang) {
   try { return new Intl.NumberFormat(BCP47[lang] || lang).format(n); } catch (_e) { return String(n); }
