@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, Static
 
-from ono99.cards import DRAW, FOUR_99
+from ono99.cards import DRAW, FOUR_99, Card
 from ono99.i18n import _, ngettext
 from ono99.moves import total_after
 from ono99.texts import direction_text, move_name, score_text, turn_text
@@ -179,12 +179,32 @@ class TotalPanel(ViewPanel, Vertical):
         self.set_class(danger, "danger")
 
 
-class CardView(Static):
-    """One card of the hand (or the draw / four-99 move), with its key."""
+#: each card's kind, the class that colours it in app.tcss: the web page's palette
+#: (static/cards.css), so a card looks the same in the terminal and in the browser
+CARD_KINDS: dict[int, str] = {
+    **{int(c): "number" for c in Card if c <= Card.N10},
+    int(Card.MINUS10): "minus",
+    int(Card.REVERSE): "reverse",
+    int(Card.PLAY2): "play2",
+    int(Card.HOLD): "hold",
+    int(Card.NINETY_NINE): "n99",
+    FOUR_99: "n99",
+    DRAW: "draw",
+}
 
-    def show(self, key: str, label: str, playable: bool, selected: bool, my_turn: bool) -> None:
+
+class CardView(Static):
+    """One card of the hand (or the draw / four-99 move), with its key: a small box in the
+    card's colour where the terminal has colour (a Textual app without colour draws it
+    plain)."""
+
+    def show(
+        self, key: str, label: str, playable: bool, selected: bool, my_turn: bool, action: int
+    ) -> None:
         mark = "" if playable or not my_turn else " ✗"
-        self.update(Text.assemble((f"[{key}]", "dim"), " ", (label, "bold"), (mark, "red")))
+        self.update(Text.assemble((f"[{key}]", ""), " ", (label, "bold"), (mark, "")))
+        for kind in set(CARD_KINDS.values()):
+            self.set_class(CARD_KINDS[action] == kind, f"kind-{kind}")
         self.set_class(playable, "playable")
         self.set_class(not playable, "unplayable")
         self.set_class(selected, "selected")
@@ -217,5 +237,6 @@ class HandBar(Horizontal):
         for i, (card, action) in enumerate(zip(cards, acts, strict=True)):
             key = "D" if action == DRAW else str(i + 1)
             playable = action in view.legal or (action == DRAW and view.pending_draw == view.seat)
-            card.show(key, move_name(action, view.rules), playable, i == selected, view.is_my_turn)
+            name = move_name(action, view.rules)
+            card.show(key, name, playable, i == selected, view.is_my_turn, action)
         return acts
