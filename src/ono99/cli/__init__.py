@@ -10,31 +10,18 @@ import sys
 
 import typer
 
+from ono99.cli.base import APP_HELP, app, fail, use_language
 from ono99.cli.typer_i18n import translate_typer, translate_usage_error
 from ono99.errors import Ono99Error
 from ono99.i18n import (
     LANGUAGES,
-    N_,
     _,
     detect_language,
-    get_language,
     set_language,
     translate_error,
 )
-from ono99.termsafe import terminal_safe
 
 __all__ = ["app", "main"]
-
-APP_HELP = N_("ONO 99 (Mattel 2022) and O'NO 99 (1980): play, replay, benchmark, bot arena.")
-
-app = typer.Typer(
-    name="ono99",
-    help=APP_HELP,
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
 
 
 def _register() -> None:
@@ -48,34 +35,6 @@ def _register() -> None:
         except ModuleNotFoundError as e:
             if e.name != f"ono99.cli.{optional}":
                 raise
-
-
-def fail(message: str, status: int = 2) -> typer.Exit:
-    """Print ``message`` as one line on stderr; return the Exit to raise."""
-    line = terminal_safe(" ".join(str(message).split()))
-    print(f"ono99: error: {line}", file=sys.stderr)
-    return typer.Exit(status)
-
-
-def use_language(lang: str | None) -> None:
-    """Switch to ``lang`` (None: keep the current one); an unknown or uninstalled
-    language is a one-line error with exit status 2."""
-    if lang is None or lang == get_language():
-        return
-    if lang.lower() in LANGUAGES:  # TA, Ta: the code in any case
-        lang = lang.lower()
-    if lang not in LANGUAGES:
-        raise fail(
-            _("unknown language {lang} (choose {choices})").format(
-                lang=repr(lang), choices=", ".join(LANGUAGES)
-            )
-        )
-    try:
-        set_language(lang)
-    except OSError:
-        raise fail(
-            _("the {lang} translation is not installed").format(lang=LANGUAGES[lang])
-        ) from None
 
 
 def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:

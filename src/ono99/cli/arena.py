@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ono99.cli import app, fail, params
+from ono99.cli import params
+from ono99.cli.base import app, fail
 from ono99.cli.columns import columns
 from ono99.cli.long_run import check_backend, check_ray, games_run
 from ono99.cli.options import check_seed_option, parse_options

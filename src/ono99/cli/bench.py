@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ono99.bench import run_bench
-from ono99.cli import app, params
+from ono99.cli import params
+from ono99.cli.base import app
 from ono99.cli.long_run import check_range
 from ono99.cli.options import check_engine, check_seed_option, parse_options
 from ono99.i18n import _

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ono99.cli import app, fail
+from ono99.cli.base import app, fail
 from ono99.i18n import _
 
 

@@ -28,7 +28,7 @@ __all__ = ["check_range", "check_workers", "check_backend", "check_ray", "games_
 def check_range(option: str, value: float, low: float, high: float) -> None:
     """``option`` must lie from ``low`` to ``high``: else the one-line error, exit 2
     (a NaN is outside every range)."""
-    from ono99.cli import fail
+    from ono99.cli.base import fail
 
     if not low <= value <= high:
         raise fail(
@@ -125,7 +125,7 @@ RAY_NEEDED = N_("the ray backend needs Ray: pip install 'ono99[ray]'")
 def check_backend(backend: str, workers: int | None) -> None:
     """``--backend`` (local or ray, Ray installed) and ``--workers``: else the one-line
     error, exit 2."""
-    from ono99.cli import fail
+    from ono99.cli.base import fail
 
     if backend not in ("local", "ray"):
         raise fail(_("--backend must be local or ray, not {backend}").format(backend=repr(backend)))
@@ -134,7 +134,7 @@ def check_backend(backend: str, workers: int | None) -> None:
 
 def check_ray(backend: str) -> None:
     """With ``--backend ray``, Ray must be installed: else the one-line error, exit 2."""
-    from ono99.cli import fail
+    from ono99.cli.base import fail
 
     if backend == "ray":
         try:
@@ -148,7 +148,7 @@ def games_run(total: int, as_json: bool) -> Iterator[Callable[[int], None] | Non
     """:func:`long_run` for ``total`` games of the arena's backends, with the bar where
     :func:`show_progress` shows it; a Ray cluster that is gone is the one-line error."""
     from ono99.arena import RayMissing
-    from ono99.cli import fail
+    from ono99.cli.base import fail
 
     try:
         with long_run(total, show_progress(as_json)) as progress:

@@ -42,7 +42,7 @@ def check_engine(engine: str, *, fast: bool = True) -> None:
     """``--engine``: ``reference``, or ``fast`` (:mod:`ono99.fast`) where the subcommand
     runs on it (``fast``) and Numba is installed; anything else is the one-line error,
     exit status 2, of every subcommand that takes it."""
-    from ono99.cli import fail
+    from ono99.cli.base import fail
     from ono99.i18n import _
 
     if engine not in ("reference", "fast"):

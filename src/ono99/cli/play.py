@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ono99.cli import app, fail, use_language
+from ono99.cli.base import app, fail, use_language
 from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
 from ono99.i18n import LANGUAGES, _, os_reason, translate_error

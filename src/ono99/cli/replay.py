@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ono99.cli import app, fail, use_language
+from ono99.cli.base import app, fail, use_language
 from ono99.cli.options import check_engine
 from ono99.errors import Ono99Error, RecordError, RulesError
 from ono99.i18n import N_, _, os_reason, translate_error

@@ -32,7 +32,7 @@ def _final(t: Tracker) -> dict[str, Any]:
 def replay_tracking(data: Mapping[str, Any], as_json: bool) -> int:
     """Replay a tracked game's record as ``ono99 replay`` does; returns 0, and raises the
     one-line error exit (status 2) for a bad record or the first move that cannot be."""
-    from ono99.cli import fail
+    from ono99.cli.base import fail
 
     moves = data.get("moves", [])
     try:

@@ -10,7 +10,8 @@ import typer
 from ono99.bots import compiled
 from ono99.bots.evaluate import DEFAULT_SAMPLES
 from ono99.bots.review import MISTAKE, Review, review_game
-from ono99.cli import app, fail, params, use_language
+from ono99.cli import params
+from ono99.cli.base import app, fail, use_language
 from ono99.cli.columns import columns
 from ono99.cli.long_run import check_range
 from ono99.cli.options import check_seed_option
