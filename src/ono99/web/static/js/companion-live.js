@@ -1,3 +1,4 @@
+// @ts-check
 // Every page open on a companion game follows it live (docs/companion.md "Several phones
 // on one game"): a websocket to /ws/companion/ID is sent the game after each change made
 // on any screen. It only listens; changes go through the API. Dropped, it comes back
@@ -6,27 +7,33 @@
 const PING_MS = 15_000;
 
 /** Follow game `id` in language `lang`: `onGame(message)` for each game sent; the
- * returned function stops following. */
+ * returned function stops following.
+ * @param {string} id @param {string} lang @param {(msg: any) => void} onGame
+ * @returns {() => void} */
 export function follow(id, lang, onGame) {
+  /** @type {WebSocket | null} */
   let ws = null;
   let stopped = false;
   let wait = 500;
-  let timer = null;
-  let ping = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let ping;
   const open = () => {
     if (stopped) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${scheme}://${location.host}/ws/companion/${encodeURIComponent(id)}?lang=${lang}`);
-    ws.addEventListener("open", () => {
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/companion/${encodeURIComponent(id)}?lang=${lang}`);
+    ws = socket;
+    socket.addEventListener("open", () => {
       wait = 500;
-      ping = setInterval(() => { if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}'); }, PING_MS);
+      ping = setInterval(() => { if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}'); }, PING_MS);
     });
-    ws.addEventListener("message", (e) => {
-      let msg = null;
+    socket.addEventListener("message", (e) => {
+      let msg;
       try { msg = JSON.parse(e.data); } catch (_e) { return; }
       if (msg && msg.type === "game" && msg.id === id) onGame(msg);
     });
-    ws.addEventListener("close", () => {
+    socket.addEventListener("close", () => {
       clearInterval(ping);
       if (stopped) return;
       timer = setTimeout(open, wait); // the server away: again, less and less often

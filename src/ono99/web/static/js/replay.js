@@ -5,6 +5,7 @@
 // record keeps every digit of its 128-bit seed (api.parseJSON/stringifyJSON): the viewer
 // shows it, sends it back and downloads it exactly.
 import * as api from "./api.js";
+import { cardFace, renderPile } from "./cards.js";
 import { $, fill, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { cardName, directionText, isOut, statusText, winnerText } from "./words.js";
@@ -113,6 +114,7 @@ export class ReplayViewer {
     $("#replay-total").textContent = String(s.total);
     $("#replay-direction").textContent = `${s.direction === 1 ? "↻" : "↺"} ${directionText(s.direction)}`;
     $("#replay-round").textContent = t("Round {round}", { round: s.round });
+    renderPile($("#replay-pile"), s.discard || [], s.draw_pile || 0, null);
     /** @type {string[]} */
     let lines = (step.events || []).map((e) => e.text || "").filter(Boolean);
     if (this.i === 0 && !lines.length) lines = [t("The deal")];
@@ -130,7 +132,16 @@ export class ReplayViewer {
         h("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
         h("span", { class: "who" }, h("span", { class: "name", text: name })),
         h("span", { class: "facts", text: facts.join(" · ") }),
-        h("span", { class: "laid", text: (s.hands[p] || []).map((/** @type {string} */ c) => cardName(c, s.rules)).join("  ") }));
+        handFaces(s.hands[p] || [], s.rules));
     }));
   }
+}
+
+/** A hand as small card faces, its cards' names in words for screen readers.
+ * @param {string[]} codes @param {string} rules */
+function handFaces(codes, rules) {
+  const names = codes.map((c) => cardName(c, rules)).join("  ");
+  return h("span", { class: "laid mini-hand" },
+    codes.map((c) => h("span", { class: "mini", dataset: { card: c } }, cardFace(c))),
+    h("span", { class: "sr-only", text: names }));
 }
