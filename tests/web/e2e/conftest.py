@@ -50,3 +50,26 @@ def chromium() -> Iterator[Any]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def pyodide() -> Path:
+    """The folder ``scripts/fetch_pyodide.py`` fills (the companion's browser tests that
+    follow games in the page); missing, these tests skip locally and fail in CI."""
+    from ono99.web.companion_site import default_pyodide_dir, pyodide_missing
+
+    env = os.environ.get("ONO99_PYODIDE")
+    folder = Path(env) if env and env not in ("cdn", "off") else default_pyodide_dir()
+    if pyodide_missing(folder):
+        _unavailable(f"no Pyodide in {folder}: python scripts/fetch_pyodide.py")
+    return folder
+
+
+@pytest.fixture
+def py_server(tmp_path: Path, pyodide: Path) -> Iterator[Any]:
+    """An ``ono99 serve`` of this test's own whose page follows games with Pyodide."""
+    from server_helpers import Server
+
+    srv = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", str(pyodide))
+    yield srv.start()
+    srv.stop()

@@ -15,11 +15,9 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -33,8 +31,6 @@ from ono99.tracking import Tracker
 from ono99.web.companion_site import (
     PYODIDE_CDN,
     PYODIDE_FILES,
-    default_pyodide_dir,
-    pyodide_missing,
 )
 from tracking_helpers import Move, feed, real_game
 
@@ -48,25 +44,6 @@ READY = "() => document.querySelector('main').dataset.engineReady === '1'"
 SYNCED = "() => document.querySelector('main').dataset.sync === '0'"
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def pyodide() -> Path:
-    env = os.environ.get("ONO99_PYODIDE")
-    folder = Path(env) if env and env not in ("cdn", "off") else default_pyodide_dir()
-    if pyodide_missing(folder):
-        why = f"no Pyodide in {folder}: python scripts/fetch_pyodide.py"
-        if os.environ.get("CI"):
-            pytest.fail(f"browser tests cannot run in CI: {why}")
-        pytest.skip(why)
-    return folder
-
-
-@pytest.fixture
-def py_server(tmp_path: Path, pyodide: Path) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", str(pyodide))
-    yield srv.start()
-    srv.stop()
 
 
 def link(

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
 import pytest
 from server_helpers import Server
 from test_companion_e2e import KEYS, PHONE, open_game, settle, state, tap
+from test_companion_offline_e2e import LOCAL, SYNCED, first_visit, link, new_game
 
 from ono99.tracking import Tracker
 from tracking_helpers import feed, real_game
@@ -138,3 +140,83 @@ def test_two_phones_tap_in_turn_reload_and_go_offline(chromium: Any, server: Ser
     assert errors == []
     a.context.close()
     b.context.close()
+
+
+def test_two_phones_that_follow_the_game_themselves_merge_offline_taps(
+    chromium: Any, py_server: Server
+) -> None:
+    """R-TURN-1, R-REV-1, R-END-1 (Pyodide: each phone follows the game itself and sends
+    it whole): A starts a game, B opens its address; they tap in turn and each follows the
+    other live. Both go offline and tap: A the next two cards, B the one after (made on
+    the game without A's). A comes back, then B: B's tap is merged after A's (the same
+    Python as the server's), and both show the rules' state. An Undo B made offline would
+    take back A's tap: refused, said on B. The game goes on to its winner."""
+    names = ["Ana", "Bo", "Cy"]
+    moves = list(real_game("mattel2022", 3, 4, None, 1))
+    errors: list[str] = []
+    pages = []
+    for _ in range(2):
+        page = chromium.new_context(**PHONE).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        first_visit(page, f"{py_server.url}/companion")
+        pages.append(page)
+    a, b = pages
+    new_game(a, link(f"{py_server.url}/companion", "mattel2022", names, 1, None))
+    a.wait_for_function(SYNCED, timeout=30_000)
+    b.goto(a.url)
+    b.wait_for_function(LOCAL, timeout=120_000)
+    twin = Tracker("mattel2022", names, 1)
+    _shows(b, twin)
+    turn = 0
+
+    def both(code: str) -> None:
+        nonlocal turn
+        twin.tap(code)
+        tap(pages[turn % 2], code)
+        for p in pages:
+            _shows(p, twin, timeout=20_000)
+        turn += 1
+
+    k = 10
+    while not all(m.code and not m.busts for m in moves[k : k + 5]):
+        k += 1
+    for mv in moves[:k]:
+        feed(mv, both, lambda: state(pages[turn % 2]))
+    for p in pages:
+        p.context.set_offline(True)
+        p.wait_for_function("() => navigator.onLine === false")
+    for mv in moves[k : k + 2]:
+        tap(a, mv.code)
+    tap(b, moves[k + 2].code)
+    b.wait_for_function("() => document.querySelector('#queue-note').textContent.includes('1')")
+    a.context.set_offline(False)
+    a.wait_for_function(SYNCED, timeout=30_000)
+    b.context.set_offline(False)
+    for mv in moves[k : k + 3]:
+        twin.tap(mv.code)
+    for p in pages:
+        p.wait_for_function(SYNCED, timeout=30_000)
+        _shows(p, twin, timeout=30_000)
+    # B's Undo made offline would take back A's tap: refused, said on B
+    b.context.set_offline(True)
+    b.wait_for_function("() => navigator.onLine === false")
+    b.click('[data-action="undo"]')
+    twin.tap(moves[k + 3].code)
+    tap(a, moves[k + 3].code)
+    a.wait_for_function(SYNCED, timeout=30_000)
+    b.context.set_offline(False)
+    b.wait_for_function(
+        "() => document.querySelector('#error').textContent.includes('Not counted')",
+        timeout=30_000,
+    )
+    for p in pages:
+        p.wait_for_function(SYNCED, timeout=30_000)
+        _shows(p, twin, timeout=30_000)
+    turn = 0
+    for mv in moves[k + 4 :]:
+        feed(mv, both, lambda: state(pages[turn % 2]))
+    assert state(a)["winner"] == state(b)["winner"] == moves[-1].state["winner"] is not None
+    assert httpx.get(f"{py_server.url}/api/companion/{a.url.split('#g=')[1]}/record").json() == twin.record()  # fmt: skip
+    assert errors == []
+    for p in pages:
+        p.context.close()

@@ -304,11 +304,13 @@ async function syncNow() {
   try {
     const data = await call("PUT", `/api/companion/${encodeURIComponent(id)}`, { record: kept.record, base: kept.base, req: requestId() });
     if (app.id !== id || app.kept !== kept) return;
+    const created = kept.base === null;
     kept.base = data.version;
     kept.pending = kept.pending.slice(sent);
     app.version = data.version;
     keepGame(id, kept);
     app.away = false;
+    if (created) followGame(); // the server has it now: followed live at once
   } catch (e) {
     if (app.id !== id || app.kept !== kept) return;
     if (e instanceof HttpError && e.status === 409 && e.data && e.data.record) {
