@@ -67,6 +67,11 @@ def test_every_page_on_a_game_hears_each_change(tmp_path: Path) -> None:
             a.send_text("not json")
             bad = a.receive_json()
             assert bad["type"] == "error" and "\n" not in bad["error"]
+            a.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))  # over 4096 bytes
+            big = a.receive_json()
+            assert big["type"] == "error" and "large" in big["error"]
+            a.send_bytes(b"\xff" * 10)
+            assert a.receive_json()["type"] == "error"
         evil = {"origin": "http://evil.example"}  # a page of another site: refused
         with (
             pytest.raises(WebSocketDisconnect),
@@ -186,3 +191,65 @@ def test_a_merge_never_takes_back_another_phones_tap(
     out = json.loads(local.rebase("g" * 24, their_game, json.dumps(items), "en"))
     assert [r["index"] for r in out["refused"]] == [i for i, _ in refused]
     assert out["record"]["moves"] == server.taps
+
+
+def test_a_page_that_floods_its_socket_is_told_and_closed(tmp_path: Path) -> None:
+    """The companion's socket has the table's limits (docs/protocol.md "Limits"): a page
+    sending far more than the rate is told to slow down, then closed; the game is
+    untouched and the next page is let in."""
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}")
+    with TestClient(app) as client:
+        gid, v = _game(client, rules="mattel2022", players=["Ana", "Bo"], first=0)
+        seen: list[dict[str, Any]] = []
+        with client.websocket_connect(f"/ws/companion/{gid}") as ws:
+            ws.receive_json()
+            for _ in range(600):
+                ws.send_text('{"type": "ping"}')
+            with pytest.raises(WebSocketDisconnect):
+                while True:
+                    seen.append(ws.receive_json())
+        errors = [m["error"] for m in seen if m["type"] == "error"]
+        assert errors and "too many" in errors[-1], errors[-3:]
+        with client.websocket_connect(f"/ws/companion/{gid}") as ws:
+            assert ws.receive_json()["version"] == v
+
+
+def test_games_nobody_watches_are_not_all_kept_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-TURN-1: the process keeps at most KEPT_GAMES games in memory besides those a page
+    is open on; a game forgotten is loaded again from the database, as it was, and plays
+    on; one a page is open on is never forgotten."""
+    import contextlib
+    from collections.abc import AsyncIterator
+
+    from fastapi import FastAPI, WebSocket
+
+    from ono99.web import companion
+    from ono99.web.limits import Guard, Limits, SocketGuard
+
+    @contextlib.asynccontextmanager
+    async def admit(ws: WebSocket, lang: str) -> AsyncIterator[SocketGuard | None]:
+        await ws.accept()
+        yield Guard(Limits()).socket("testclient")
+
+    monkeypatch.setattr(companion, "KEPT_GAMES", 3)
+    router = companion.make_router(f"sqlite:///{tmp_path / 'c.db'}", pyodide=None, admit=admit)
+    app = FastAPI()
+    app.include_router(router)
+    with TestClient(app) as client:
+        gid, v = _game(client, rules="mattel2022", players=["Ana", "Bo"], first=0)
+        v = _post(client, gid, "tap", tap="7", version=v).json()["version"]
+        others = [_game(client, rules="mattel2022", players=["Cy", "Di"], first=1)[0]
+                  for _ in range(6)]  # fmt: skip
+        assert len(router.games) == 3 and gid not in router.games
+        got = _post(client, gid, "tap", tap="5", version=v).json()  # loaded again
+        assert got["state"]["total"] == 12 and got["version"] == v + 1
+        assert gid in router.games and len(router.games) == 3
+        assert all(client.get(f"/api/companion/{o}").status_code == 200 for o in others)
+        assert len(router.games) == 3
+        with client.websocket_connect(f"/ws/companion/{gid}") as ws:  # a page open on it
+            ws.receive_json()
+            for _ in range(6):
+                _game(client, rules="mattel2022", players=["Ed", "Fi"], first=0)
+            assert gid in router.games and len(router.games) == 4

@@ -16,6 +16,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,9 @@ __all__ = ["make_router", "CompanionStore", "Admit"]
 Admit = Callable[[WebSocket, str], contextlib.AbstractAsyncContextManager[SocketGuard | None]]
 #: a change to a companion game as announced on CHANNEL: "PROC:c/ID" (web.hub.Hub.watchers)
 _KIND = "c"
+#: games kept in memory at most besides those a page is open on (the least recently used
+#: others are forgotten and loaded again from the database when asked for)
+KEPT_GAMES = 2000
 
 STATIC = Path(__file__).parent / "static"
 #: Pyodide's files as a browser must get them (a module script needs a JavaScript type)
@@ -156,6 +160,13 @@ class _Game:
         return {**game_data(self.tracker), "req": self.req}
 
 
+class CompanionRouter(APIRouter):
+    """The companion's routes, and the games this process keeps in memory (``games``,
+    least recently used first)."""
+
+    games: OrderedDict[str, _Game]
+
+
 _Error = CompanionError
 
 
@@ -179,12 +190,12 @@ def _payload(
 
 def make_router(
     db_url: str, pyodide: Path | str | bool | None = True, admit: Admit | None = None
-) -> APIRouter:
+) -> CompanionRouter:
     """The companion's page and API on the database at ``db_url``; the page runs the
     games itself with Pyodide from ``pyodide`` (a folder, a URL, None: not at all;
     True: as ``ONO99_PYODIDE`` says, :func:`ono99.web.companion_site.pyodide_source`).
     With ``admit``, every page open on a game follows it live (``/ws/companion/{id}``)."""
-    router = APIRouter()
+    router = CompanionRouter()
     source = pyodide_source() if pyodide is True else pyodide or None
     # the page's own files only, as every page (web.guards.PAGE_HEADERS); and WebAssembly
     # compiled from them (Pyodide), from the CDN where Pyodide comes from there
@@ -194,7 +205,8 @@ def make_router(
         f"img-src 'self' data:; connect-src 'self'{cdn}; object-src 'none'; base-uri 'none'; "
         "form-action 'self'; frame-ancestors 'none'"
     )
-    games: dict[str, _Game] = {}
+    games: OrderedDict[str, _Game] = OrderedDict()
+    router.games = games
     holder: dict[str, CompanionStore] = {}
     init_lock = threading.Lock()
     load_lock = asyncio.Lock()
@@ -226,9 +238,20 @@ def make_router(
             raise _Error(400, N_("the request body is not JSON"))
         return data
 
+    def keep(g: _Game) -> None:
+        """Keep ``g`` in memory, the most recently used; forget the least recently used
+        games over ``KEPT_GAMES`` that no page is open on and no change holds."""
+        games[g.id] = g
+        games.move_to_end(g.id)
+        for gid in list(games)[: max(0, len(games) - KEPT_GAMES)]:
+            old = games[gid]
+            if not screens.watching(gid) and not old.lock.locked():
+                del games[gid]
+
     async def get_game(game_id: str) -> _Game:
         g = games.get(game_id)
         if g is not None:
+            games.move_to_end(game_id)
             return g
         if not _good_id(game_id):
             raise _Error(404, N_("there is no such game"))
@@ -243,7 +266,7 @@ def make_router(
             tracker = await asyncio.to_thread(tracker_from, data)
             req = data.get("req")
             g = _Game(game_id, tracker, version, req if isinstance(req, str) else None)
-            games[game_id] = g
+            keep(g)
             return g
 
     async def game_or_error(game_id: str, request: Request) -> _Game | Response:
@@ -389,7 +412,7 @@ def make_router(
         except (_Error, Ono99Error) as e:
             return err(request, e)
         g = _Game(secrets.token_urlsafe(18), tracker, 1)
-        games[g.id] = g
+        keep(g)
         await save(g, request.app, new=True)
         data = _payload(g, request_language(request), tracker.last_events)
         return JSONResponse(data, status_code=201)
@@ -459,7 +482,7 @@ def make_router(
             if game_id in games or (await asyncio.to_thread(store().load, game_id)) is not None:
                 return err(request, _Error(409, STALE))
             g = _Game(game_id, tracker, 1, req)
-            games[game_id] = g
+            keep(g)
             await save(g, request.app, new=True)
         return JSONResponse({**_payload(g, lang), "record": game_data(g.tracker)}, status_code=201)
 

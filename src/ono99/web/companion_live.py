@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ono99.i18n import N_
 from ono99.web.announce import catalog
 from ono99.web.conn import Conn, encode
-from ono99.web.limits import FLOODING, TOO_MANY_MESSAGES, SocketGuard, Verdict
+from ono99.web.limits import FLOODING, TOO_LARGE, TOO_MANY_MESSAGES, SocketGuard, Verdict
 
 __all__ = ["Screens"]
 
@@ -94,6 +94,8 @@ async def _read(websocket: WebSocket, conn: Conn, sock: SocketGuard) -> None:
             return
         if verdict is Verdict.SLOW_DOWN:
             _error(conn, TOO_MANY_MESSAGES)
+        if verdict is Verdict.TOO_LARGE:
+            _error(conn, TOO_LARGE)
         if verdict is not Verdict.OK:
             continue
         try:
