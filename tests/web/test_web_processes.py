@@ -421,3 +421,63 @@ def test_connections_the_server_ended_are_replaced(
     finally:
         a.stop()
         b.stop()
+
+
+def test_the_loop_stores_a_batch_of_moves_whole_or_not_at_all(pg_url: str) -> None:
+    """The event loop's one-statement group commit (web/pg_moves.py): a batch of moves of
+    several tables goes in with their tables' versions and one notice per table carrying
+    the move; a batch with a move index another process took first stores nothing and
+    announces nothing (the thread path then stores each move it can and refuses the other:
+    R-TURN-1, one move per turn), and a connection the server ended is replaced."""
+    import psycopg
+
+    from ono99.web.notices import MovesNotice, parse
+    from ono99.web.pg_moves import QuickMoves
+    from ono99.web.store import CHANNEL, Conflict, Store, StoredTable, libpq_dsn
+
+    store = Store(pg_url)
+    for tid in ("tableAAA", "tableBBB"):
+        store.create_table(StoredTable(tid, tid[-3:] + "XYZ", 0.0, {}, 1, False))
+    listener = psycopg.connect(libpq_dsn(pg_url), autocommit=True)
+    listener.execute(f"LISTEN {CHANNEL}")
+
+    async def scenario() -> None:
+        quick = QuickMoves(pg_url)
+        try:
+            first = [
+                ("tableAAA", 0, "7", 1, False, 12.5, None),
+                ("tableBBB", 0, "R", 1, True, None, 2),
+            ]
+            assert await quick.add_moves(first, "procA") == [None, None]
+            clash = [
+                ("tableAAA", 1, "5", 2, False, None, None),
+                ("tableBBB", 0, "3", 1, False, None, None),
+            ]
+            assert await quick.add_moves(clash, "procA") is None
+            done = store.add_moves(clash)  # the thread path: each move on its own
+            assert done[0] is None and isinstance(done[1], Conflict)
+            assert quick._conn is not None
+            with psycopg.connect(libpq_dsn(pg_url), autocommit=True) as admin:
+                admin.execute("select pg_terminate_backend(%s)", [quick._conn.info.backend_pid])
+            late = [("tableAAA", 2, "9", 3, False, None, None)]
+            assert await quick.add_moves(late, "procA") is None  # the connection was ended
+            assert await quick.add_moves([("tableAAA", 2, "9", 3, False, None, None)], "procA") == [
+                None
+            ]
+        finally:
+            await quick.close()
+
+    try:
+        arun(scenario())
+        got = [parse(n.payload) for n in listener.notifies(timeout=1.0, stop_after=3)]
+    finally:
+        listener.close()
+    a = store.load("tableAAA")
+    b = store.load("tableBBB")
+    store.close()
+    assert a is not None and b is not None
+    assert a.moves == ["7", "5", "9"] and a.version == 3 and not a.finished
+    assert b.moves == ["R"] and b.by_bot == {0: 2} and b.version == 1 and b.finished
+    assert ("procA", "tableAAA", MovesNotice(0, 1, [("7", None)])) in got
+    assert ("procA", "tableBBB", MovesNotice(0, 1, [("R", 2)])) in got
+    assert ("procA", "tableAAA", MovesNotice(2, 3, [("9", None)])) in got

@@ -19,6 +19,7 @@ from ono99.game import new_seed
 from ono99.i18n import N_
 from ono99.web import notices
 from ono99.web.errors import WebError, no_table
+from ono99.web.pg_moves import QuickMoves
 from ono99.web.settings import Settings
 from ono99.web.store import (
     CodeTaken,
@@ -44,6 +45,7 @@ CODE_LENGTH = 6
 #: the most moves stored in one transaction
 WRITE_BATCH = 500
 INLINE_SQLITE = os.environ.get("ONO99_INLINE_SQLITE", "1") == "1"
+INLINE_PG = os.environ.get("ONO99_INLINE_PG", "1") == "1"
 
 
 class Hub:
@@ -69,6 +71,8 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._writes: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        #: PostgreSQL: the event loop's own connection for the group commit of moves
+        self._pg_moves = None if store.is_sqlite or not INLINE_PG else QuickMoves(store.url)
         #: other processes on the same database (PostgreSQL): web/shared.py
         self.shared: Shared | None = None
         #: other things stored in the database whose changes are announced on CHANNEL as
@@ -148,8 +152,12 @@ class Hub:
             try:
                 # SQLite commits a WAL append in microseconds: in the loop itself, without
                 # the hop to a thread and back (profiled: that hop cost more), but never
-                # waiting there for a lock another process holds: then in the thread
-                quick = self.store.try_add_moves(rows) if INLINE_SQLITE else None
+                # waiting there for a lock another process holds: then in the thread.
+                # PostgreSQL: one statement on the loop's own async connection (pg_moves).
+                if self._pg_moves is not None:
+                    quick = await self._pg_moves.add_moves(rows, self.store.proc)
+                else:
+                    quick = self.store.try_add_moves(rows) if INLINE_SQLITE else None
                 if quick is not None:
                     results = quick
                 else:
@@ -339,6 +347,8 @@ class Hub:
         if self._writer is not None:
             with contextlib.suppress(BaseException):
                 await self._writer
+        if self._pg_moves is not None:
+            await self._pg_moves.close()
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
         self.store.close()

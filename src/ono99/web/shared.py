@@ -34,10 +34,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from ono99.web.hub_api import HubApi
-from ono99.web.store import CHANNEL, engine_url
+from ono99.web.store import CHANNEL, libpq_dsn
 
 __all__ = ["Shared", "lease_seconds"]
 
@@ -67,8 +65,7 @@ class Shared:
         self.proc = uuid.uuid4().hex
         self.lease = lease_seconds()
         self.ready = asyncio.Event()  # set after the first heartbeat
-        url = make_url(engine_url(hub.store.url)).set(drivername="postgresql")
-        self.dsn = url.render_as_string(hide_password=False)
+        self.dsn = libpq_dsn(hub.store.url)
         self._loop = asyncio.get_running_loop()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="ono99-listen", daemon=True)

@@ -52,6 +52,7 @@ __all__ = [
     "create_schema",
     "default_db_url",
     "engine_url",
+    "libpq_dsn",
     "open_engine",
     "token_hash",
 ]
@@ -155,6 +156,13 @@ def engine_url(url: str) -> str:
     if backend == "sqlite":
         return url
     raise ValueError(f"unsupported database {backend!r}: use sqlite:///PATH or postgresql://...")
+
+
+def libpq_dsn(url: str) -> str:
+    """The ``postgresql://`` URL of ``--db URL`` as psycopg itself takes it (the
+    connections that are not SQLAlchemy's: the listener, the event loop's writer)."""
+    u = make_url(engine_url(url)).set(drivername="postgresql")
+    return u.render_as_string(hide_password=False)
 
 
 @dataclass
