@@ -150,7 +150,8 @@ def test_two_phones_that_follow_the_game_themselves_merge_offline_taps(
     other live. Both go offline and tap: A the next two cards, B the one after (made on
     the game without A's). A comes back, then B: B's tap is merged after A's (the same
     Python as the server's), and both show the rules' state. An Undo B made offline would
-    take back A's tap: refused, said on B. The game goes on to its winner."""
+    take back A's tap: refused, said on B. With its socket refused, B reloads after A's
+    tap: the server's game, not B's kept copy. The game goes on to its winner."""
     names = ["Ana", "Bo", "Cy"]
     moves = list(real_game("mattel2022", 3, 4, None, 1))
     errors: list[str] = []
@@ -212,8 +213,28 @@ def test_two_phones_that_follow_the_game_themselves_merge_offline_taps(
     for p in pages:
         p.wait_for_function(SYNCED, timeout=30_000)
         _shows(p, twin, timeout=30_000)
+    # B hears nothing live (its socket refused) while A taps: a reload of B shows the
+    # server's game, not the copy B keeps
+    deaf = [True]
+
+    def socket(ws: Any) -> None:
+        if deaf[0]:
+            ws.close()
+        else:
+            ws.connect_to_server()
+
+    b.route_web_socket("**/ws/companion/**", socket)
+    b.reload()
+    b.wait_for_function(LOCAL, timeout=120_000)
+    twin.tap(moves[k + 4].code)
+    tap(a, moves[k + 4].code)
+    a.wait_for_function(SYNCED, timeout=30_000)
+    b.reload()
+    b.wait_for_function(LOCAL, timeout=120_000)
+    _shows(b, twin, timeout=30_000)
+    deaf[0] = False  # B follows live again (its socket's next try)
     turn = 0
-    for mv in moves[k + 4 :]:
+    for mv in moves[k + 5 :]:
         feed(mv, both, lambda: state(pages[turn % 2]))
     assert state(a)["winner"] == state(b)["winner"] == moves[-1].state["winner"] is not None
     assert httpx.get(f"{py_server.url}/api/companion/{a.url.split('#g=')[1]}/record").json() == twin.record()  # fmt: skip
