@@ -54,6 +54,7 @@ from ono99.web.protocol import (
 )
 from ono99.web.protocol import schemas as protocol_schemas
 from ono99.web.replay_api import make_router as make_replay_router
+from ono99.web.review_api import make_router as make_review_router
 from ono99.web.settings import Settings
 from ono99.web.store import Store
 from ono99.web.tables import Table
@@ -369,6 +370,7 @@ def create_app(
 
     app.include_router(make_words_router())  # /api/i18n/{lang}, /api/presets
     app.include_router(make_replay_router())
+    app.include_router(make_review_router())  # /api/review: the replay viewer's review
 
     @contextlib.asynccontextmanager
     async def admitted(websocket: WebSocket, lang: str) -> AsyncIterator[SocketGuard | None]:

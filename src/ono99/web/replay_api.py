@@ -36,7 +36,7 @@ from ono99.web.announce import catalog, request_language, speaking, translate
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
-__all__ = ["MAX_MOVES", "replay_steps", "event_json", "parse_body", "make_router"]
+__all__ = ["MAX_MOVES", "replay_steps", "event_json", "parse_body", "digit_seed", "make_router"]
 
 #: longest record the endpoint replays (a long points game has a few thousand moves)
 MAX_MOVES = 20_000
@@ -71,7 +71,7 @@ def event_json(
     return out
 
 
-def _digit_seed(record: Any) -> Any:
+def digit_seed(record: Any) -> Any:
     """``record`` with a seed given as a string of digits made an integer."""
     if isinstance(record, dict):
         seed = record.get("seed")
@@ -92,7 +92,7 @@ def replay_steps(record: Any, lang: str = "en") -> list[dict[str, Any]]:
     'சுற்று 1: Ana தொடங்குகிறார்'
     """
     with speaking(lang):
-        return _steps(parse_record(_digit_seed(record)))
+        return _steps(parse_record(digit_seed(record)))
 
 
 def _steps(parsed: Any) -> list[dict[str, Any]]:

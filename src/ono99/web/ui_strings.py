@@ -26,6 +26,20 @@ def ngettext(singular: str, plural: str) -> tuple[str, str]:
 #: the page's messages, in the order they appear in the page's source
 UI_STRINGS: tuple[str, ...] = (
     N_("Sounds"),
+    # the replay's review (js/review.js, docs/review.md)
+    N_("Review this game"),
+    N_("Reviewing the game…"),
+    N_("Each player's chance to win, move by move"),
+    # TRANSLATORS: {chance} is a percentage ("41 %"), {mistakes} "2 mistakes", {loss} a percentage
+    N_("{name}: {chance} to win from the deal; {mistakes}, mean loss {loss}"),
+    N_("Move {index}: {name} played {card}"),
+    N_("Mistakes"),
+    N_("No mistakes"),
+    N_("Mistake"),
+    # TRANSLATORS: {win} is a percentage ("41 %")
+    N_("{name} played {card}, the best move: {win} to win"),
+    # TRANSLATORS: {win} and {best_win} are percentages; {best} is a card's name
+    N_("{name} played {card}: {win} to win; {best} had {best_win}"),
     N_("Scoring"),
     N_("tokens"),
     N_("points"),
@@ -151,6 +165,7 @@ UI_STRINGS: tuple[str, ...] = (
 #: the page's messages with a count: (singular, plural)
 UI_PLURALS: tuple[tuple[str, str], ...] = (
     ngettext("{count} second", "{count} seconds"),
+    ngettext("{count} mistake", "{count} mistakes"),
     ngettext("{count} card", "{count} cards"),
     ngettext("{count} second left", "{count} seconds left"),
     ngettext("{count} token", "{count} tokens"),

@@ -145,6 +145,9 @@ export const getRecord = (id) => call("GET", `/api/tables/${encodeURIComponent(i
 /** The replay's steps; `record` is an object (big integers as BigInt) or a record's JSON text.
  * @param {unknown} record */
 export const replaySteps = (record) => call("POST", "/api/replay", record);
+/** The review of a finished game's record (docs/review.md): each decision's values.
+ * @param {unknown} record */
+export const reviewGame = (record) => call("POST", "/api/review", record);
 /** A preset's words (PresetOut) for `options`: its rules help for them.
  * @param {string} preset @param {Record<string, unknown>} [options] */
 export const presetWords = (preset, options) => call(

@@ -8,6 +8,7 @@ import * as api from "./api.js";
 import { cardFace, renderPile } from "./cards.js";
 import { $, fill, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { drawReview } from "./review.js";
 import { cardName, directionText, isOut, statusText, winnerText } from "./words.js";
 
 /**
@@ -23,6 +24,8 @@ export class ReplayViewer {
     this.i = 0;
     /** @type {any} the record as parsed, or its text */
     this.record = null;
+    /** @type {import("./review.js").Review | null} the game's review, once asked for */
+    this.review = null;
     this.onClose = onClose;
     this.showPage = show;
     this.error = error;
@@ -33,6 +36,27 @@ export class ReplayViewer {
     $("#replay-close").addEventListener("click", () => this.onClose());
     $("#replay-slider").addEventListener("input", (/** @type {Event} */ e) => this.go(Number(/** @type {HTMLInputElement} */ (e.target).value)));
     $("#replay-download").addEventListener("click", () => this.download());
+    $("#replay-review").addEventListener("click", () => this.reviewGame());
+  }
+
+  /** Ask the server for the game's review (seconds), then draw it under the controls. */
+  async reviewGame() {
+    if (!this.record) return;
+    const button = $("#replay-review");
+    const status = $("#review-status");
+    button.disabled = true;
+    status.textContent = t("Reviewing the game…");
+    const record = this.record;
+    try {
+      const review = await api.reviewGame(record);
+      if (this.record !== record) return; // another record was opened meanwhile
+      this.review = review;
+      status.textContent = "";
+      this.render();
+    } catch (e) {
+      status.textContent = e instanceof Error ? e.message : String(e);
+      button.disabled = false;
+    }
   }
 
   /** The record as a file, every digit as it came. */
@@ -54,6 +78,9 @@ export class ReplayViewer {
   async open(record) {
     const data = await api.replaySteps(record);
     this.record = record;
+    this.review = null;
+    $("#replay-review").disabled = false;
+    $("#review-status").textContent = "";
     this.steps = data.steps || [];
     this.i = 0;
     $("#replay-slider").max = String(Math.max(0, this.steps.length - 1));
@@ -115,6 +142,12 @@ export class ReplayViewer {
     $("#replay-direction").textContent = `${s.direction === 1 ? "↻" : "↺"} ${directionText(s.direction)}`;
     $("#replay-round").textContent = t("Round {round}", { round: s.round });
     renderPile($("#replay-pile"), s.discard || [], s.draw_pile || 0, null);
+    const fig = $("#review");
+    fig.hidden = !this.review;
+    if (this.review) {
+      drawReview(fig, this.review, { steps: this.steps.length, at: this.i, names, rules: s.rules, go: (i) => this.go(i) });
+    }
+    $("#main").dataset.review = this.review ? JSON.stringify({ step: this.i, move: $("#review-move") ? $("#review-move").textContent : "" }) : "";
     /** @type {string[]} */
     let lines = (step.events || []).map((e) => e.text || "").filter(Boolean);
     if (this.i === 0 && !lines.length) lines = [t("The deal")];
