@@ -236,3 +236,15 @@ def test_check_same_bots_reports_a_changed_bot(
     saved.write_text(json.dumps(digests))
     assert check.main(["--only", "m2-heuristic", "--check", str(saved)]) == 1
     assert "DIFFERENT: m2-heuristic" in capsys.readouterr().out
+
+
+def test_web_memory_rounds_leave_no_table_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/web_memory.py (docs/deploy.md "Memory"): every round's finished tables
+    leave memory, and each round reports the resident set before and after malloc_trim."""
+    script = _script("web_memory")
+    assert script.main(["--tables", "6", "--rounds", "2", "--finished-seconds", "0.2"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["round"] for line in lines] == [0, 1, 2]
+    for line in lines[1:]:
+        assert line["in_memory"] == 0 and line["tables"] == 6 * line["round"]
+        assert line["rss_mb"] > 0
