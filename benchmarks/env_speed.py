@@ -1,14 +1,17 @@
 """ono99's RL environments against RLCard's UNO, side by side in one run (issue 25's floors).
 
 Every contestant plays uniformly random legal actions and produces, after every decision,
-the observation and action mask of the agent to act (RLCard's ``env.run`` extracts its
+the observation and action mask of the agent to act (RLCard's ``env.step`` extracts its
 state at every step too). Runs alternate: each repetition runs every contestant once, in an
 order rotated by one per repetition, and the median steps/s of each is reported with its
 ratio to RLCard UNO (a markdown table, then one JSON object on the last line).
 
-- ``rlcard-uno``: ``rlcard.make("uno")``, a ``RandomAgent`` in every seat, whole games by
-  ``env.run(is_training=False)``; a step is one ``env.step`` (counted by wrapping it).
-- ``aec-reference`` / ``aec-fast``: ``ono99.envs.aec_env(engine=...)``, PettingZoo's
+- ``rlcard-uno``: ``rlcard.make("uno")`` played by its plain loop (``env.reset()``, then
+  ``env.step`` with a random legal action from ``state["legal_actions"]`` until
+  ``env.is_over()``); a step is one ``env.step``. (``env.run`` with ``RandomAgent``s is
+  about 1.6 times slower: not the figure to compare with.)
+- ``aec-default``: ``ono99.envs.aec_env()`` as CONTRACTS.md names it (the engine it picks
+  by default); ``aec-reference`` / ``aec-fast``: ``aec_env(engine=...)``. PettingZoo's
   loop (``agent_iter``, ``last``, ``step``), the action drawn from the mask with
   ``random.Random``.
 - ``fast-engine``: ``ono99 bench --engine fast`` (``run_bench_fast``): the compiled loop,
@@ -67,11 +70,11 @@ def rlcard_runner(players: int) -> Runner | None:
     return steps
 
 
-def aec_runner(rules: str, players: int, engine: str) -> Runner:
+def aec_runner(rules: str, players: int, engine: str | None) -> Runner:
     from ono99.envs import aec_env
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        env = aec_env(rules, players, engine=engine)
+        env = aec_env(rules, players) if engine is None else aec_env(rules, players, engine=engine)
         env.reset(seed=seed)
         pick = random.Random(seed).random
         steps = 0
@@ -153,6 +156,7 @@ def contestants(args: argparse.Namespace) -> dict[str, Runner]:
     rules, n = args.rules, args.players
     make: dict[str, Callable[[], Runner | None]] = {
         "rlcard-uno": lambda: rlcard_runner(n),
+        "aec-default": lambda: aec_runner(rules, n, None),
         "aec-reference": lambda: aec_runner(rules, n, "reference"),
         "aec-fast": lambda: aec_runner(rules, n, "fast"),
         "fast-engine": lambda: fast_engine_runner(rules, n),

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from vec_reference import check_against_reference
 
-from ono99 import Game, IllegalAction
+from ono99 import IllegalAction
 from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
-from ono99.envs.encoding import action_mask, encode, outcome
 from ono99.envs.fast_vec import Ono99VectorEnv, OpponentVecEnv
 from ono99.fast.vec import random_legal
 
@@ -32,13 +32,6 @@ def _bots(names: str, n: int, seat: int) -> dict[int, Any]:
     return {s: make[name]() for s, name in zip(others, parts, strict=True)}
 
 
-def _to_learner(g: Game, bots: dict[int, Any], seat: int) -> None:
-    g.take_draws()
-    while not g.is_over and g.to_move != seat:
-        g.apply(bots[g.to_move].act(g.view(g.to_move)))
-        g.take_draws()
-
-
 @pytest.mark.parametrize(("rules", "n", "options", "opponents", "seat"), SETTINGS)
 def test_compiled_bots_play_the_python_bots_moves(
     rules: str, n: int, options: dict[str, Any], opponents: str, seat: int
@@ -48,34 +41,8 @@ def test_compiled_bots_play_the_python_bots_moves(
     (GreedyBot, HeuristicBot(samples=4)) in the other seats."""
     batch = 4
     env = OpponentVecEnv(rules, n, batch, opponents=opponents, seat=seat, seed=50, **options)
-    step = env.reset()
-    bots = _bots(opponents, n, seat)
-
-    def fresh(b: int) -> Game:
-        g = Game(rules, n, options=options, seed=env.game_seeds()[b], events=False)
-        _to_learner(g, bots, seat)
-        return g
-
-    games = [fresh(b) for b in range(batch)]
-    rng = np.random.default_rng(3)
-    finished = 0
-    for _ in range(150 if rules == "mattel2022" else 400):
-        assert (step.player == seat).all()
-        for b, g in enumerate(games):
-            view = g.view(seat)
-            np.testing.assert_array_equal(step.obs[b], encode(view))
-            np.testing.assert_array_equal(step.mask[b], action_mask(view))
-        actions = random_legal(step.mask, rng)
-        step = env.step(actions)
-        for b, g in enumerate(games):
-            g.apply(int(actions[b]))
-            _to_learner(g, bots, seat)
-            assert bool(step.done[b]) == g.is_over
-            np.testing.assert_allclose(step.rewards[b], outcome(g) if g.is_over else 0.0)
-            if g.is_over:
-                finished += 1
-                games[b] = fresh(b)
-    assert finished >= batch
+    steps = 150 if rules == "mattel2022" else 400
+    assert check_against_reference(env, _bots(opponents, n, seat), options, steps) >= batch
 
 
 def test_random_opponents_replay_from_a_seed_and_games_end() -> None:

@@ -34,3 +34,17 @@ def test_action_masks_follow_the_game_and_are_empty_at_the_end() -> None:
         _obs, _r, term, trunc, _i = env.step(int(rng.choice(np.flatnonzero(masks))))
         done = term or trunc
     assert not raw.action_masks().any()
+
+
+@pytest.mark.parametrize("env_id", sorted(GYM_IDS))
+def test_action_masks_on_what_gymnasium_make_returns(env_id: str) -> None:
+    """Issue 38: ``env.action_masks()`` works on the made environment itself (it raised
+    AttributeError through Gymnasium's wrappers), and sb3-contrib's own lookup finds it;
+    R-TURN-1: it is the learner's legal actions."""
+    env = gymnasium.make(env_id, players=2, opponents="greedy")
+    obs, _info = env.reset(seed=11)
+    masks = env.action_masks()  # type: ignore[attr-defined]
+    assert masks.dtype == np.bool_
+    assert set(np.flatnonzero(masks)) == set(env.unwrapped.game.legal_actions(env.unwrapped.seat))
+    assert (masks == env.get_wrapper_attr("action_masks")()).all()
+    assert (masks == obs["action_mask"].astype(bool)).all()

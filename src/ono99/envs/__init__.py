@@ -3,6 +3,8 @@
 - :func:`aec_env` — a PettingZoo AEC environment, one agent per seat.
 - :class:`GymEnv` — a Gymnasium environment: one learner against bots.
 - :func:`parallel_env` — the PettingZoo parallel API over the AEC environment.
+- :func:`sb3_vec_env` — a Stable-Baselines3 ``VecEnv`` over the batched simulator, with
+  action masks (the ``sb3`` extra).
 - ``import ono99.envs.openspiel`` registers the OpenSpiel game ``python_ono99``.
 
 They are front ends: they import the engine and the bots, and every observation is
@@ -21,14 +23,25 @@ if TYPE_CHECKING:
     from ono99.envs.aec import Ono99AEC, aec_env
     from ono99.envs.gym_env import GymEnv
     from ono99.envs.parallel import parallel_env
+    from ono99.envs.sb3 import SB3VecEnv, sb3_vec_env
 
-__all__ = ["GymEnv", "MissingExtra", "Ono99AEC", "aec_env", "parallel_env"]
+__all__ = [
+    "GymEnv",
+    "MissingExtra",
+    "Ono99AEC",
+    "SB3VecEnv",
+    "aec_env",
+    "parallel_env",
+    "sb3_vec_env",
+]
 
 _LAZY = {
     "aec_env": "ono99.envs.aec",
     "Ono99AEC": "ono99.envs.aec",
     "GymEnv": "ono99.envs.gym_env",
     "parallel_env": "ono99.envs.parallel",
+    "SB3VecEnv": "ono99.envs.sb3",
+    "sb3_vec_env": "ono99.envs.sb3",
 }
 
 

@@ -23,7 +23,7 @@ seat's view holds (its own hand and the public state, R-SET-1), like the bots of
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ono99.envs._checks import check_seat
@@ -47,6 +47,7 @@ from ono99.fast.vec import (
     FastVecEnv,
     VecStep,
     clear_played,
+    first_illegal,
     game_rewards,
     record_play,
     start_slot,
@@ -55,11 +56,13 @@ from ono99.fast.vec import (
 from ono99.fast.vec import observe_slot as _observe
 from ono99.rules import Rules
 
-__all__ = ["BOTS", "Ono99VectorEnv", "OpponentVecEnv"]
+__all__ = ["BOTS", "BatchPolicy", "Ono99VectorEnv", "OpponentVecEnv"]
 
 #: the compiled opponents, by name (their kernel codes)
 BOTS = {"random": 0, "greedy": 1, "heuristic": 2}
 _LEARNER = -1
+#: a seat played outside the kernels: a policy evaluated on a batch of rows (Python/NumPy)
+_EXTERNAL = -2
 
 
 @njit(cache=True)
@@ -88,9 +91,9 @@ def _play_bots(
     hist: bool, played: F32, b: int, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
     gdl: I64,
 ) -> None:  # fmt: skip
-    """The bots move until the learner must act or the game is over (draws at once);
-    with ``hist``, each play is counted in row ``b`` of ``played``."""
-    while st[k.S_TO_MOVE] >= 0 and bots[st[k.S_TO_MOVE]] != _LEARNER:
+    """The compiled bots move until the learner or a policy seat must act or the game is
+    over (draws at once); with ``hist``, each play is counted in row ``b`` of ``played``."""
+    while st[k.S_TO_MOVE] >= 0 and bots[st[k.S_TO_MOVE]] >= 0:
         seat, round_before = st[k.S_TO_MOVE], st[k.S_ROUND]
         a = _bot_move(st, cfg, bots[seat], rng, ci, weights, hrng)
         r = k.play_fast(st, cfg, a)  # the common case without the generator's arrays
@@ -107,12 +110,14 @@ def _play_bots(
 @njit(cache=True)
 def _restart(
     states: I64, cfg: I64, n: int, b: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, next_id: int, game_ids: I64, rng: U32, ci: I64, weights: F64, hrng: U32,
-    hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
-    gdl: I64,
+    nxt_len: int, next_id: int, game_ids: I64, fresh: B8, rng: U32, ci: I64, weights: F64,
+    hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64,
+    gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
-    """New games in slot ``b`` until one reaches the learner's turn (a game over before
-    it is dealt again, as ``GymEnv.reset`` does); returns the next seed's length and id."""
+    """New games in slot ``b`` until one reaches the learner's or a policy seat's turn (a
+    game over before it is dealt again, as ``GymEnv.reset`` does); ``fresh[b]`` marks a
+    game the learner has not moved in yet. Returns the next seed's length and id."""
+    fresh[b] = True
     while True:
         nxt_len = start_slot(
             states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
@@ -134,15 +139,15 @@ def _restart(
 @njit(cache=True)
 def _reset_all(
     states: I64, cfg: I64, n: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, rng: U32,
-    ci: I64, weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
-    ghl: I64, gd: I64, gdl: I64,
+    nxt_len: int, game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, fresh: B8,
+    rng: U32, ci: I64, weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8,
+    deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
     next_id = 0
     for b in range(states.shape[0]):
         nxt_len, next_id = _restart(
-            states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids, rng,
-            ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
+            states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids, fresh,
+            rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
         )  # fmt: skip
         _observe(states[b], cfg, obs, mask, legal, player, b)
         if hist:
@@ -151,36 +156,44 @@ def _reset_all(
 
 
 @njit(cache=True)
-def _step_all(
-    states: I64, cfg: I64, n: int, bots: I64, actions: I64, digits: U8, lengths: I64,
-    nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, legal: I64,
-    player: I64, rewards: F32, done: B8, rng: U32, ci: I64, weights: F64, hrng: U32, hist: bool,
-    played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+def _step_rows(
+    states: I64, cfg: I64, n: int, bots: I64, rows: I64, actions: I64, learner: bool,
+    digits: U8, lengths: I64, nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32,
+    mask: I8, legal: I64, player: I64, rewards: F32, done: B8, fresh: B8, rng: U32, ci: I64,
+    weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
+    ghl: I64, gd: I64, gdl: I64,
 ) -> tuple[int, int]:  # fmt: skip
-    rewards[:, :] = 0.0
-    for b in range(states.shape[0]):
+    """``actions[i]`` for the seat to move in row ``rows[i]`` (the learner's, with
+    ``learner``; else the policy seats'), then the compiled bots up to the learner or a
+    policy seat. A game over gives its rewards and ``done`` (both cleared by the caller)
+    only if the learner moved in it (else it is dealt again, as :func:`_restart` does)."""
+    for i in range(rows.shape[0]):
+        b = rows[i]
         st = states[b]
+        if learner:
+            fresh[b] = False
         prefix = digits[b, : lengths[b]]
-        seat, round_before = st[k.S_TO_MOVE], st[k.S_ROUND]
-        r = k.play_fast(st, cfg, actions[b])
+        seat, round_before, a = st[k.S_TO_MOVE], st[k.S_ROUND], actions[i]
+        r = k.play_fast(st, cfg, a)
         if r == k.FAST_NO:
-            k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         elif r == k.FAST_SETTLE:
             k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         if st[k.S_PENDING] >= 0:
             advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
         if hist:
-            record_play(played, b, seat, actions[b], round_before, st[k.S_ROUND])
+            record_play(played, b, seat, a, round_before, st[k.S_ROUND])
         _play_bots(
             st, cfg, bots, prefix, rng, ci, weights, hrng, hist, played, b, mt, buf, deck, gh,
             ghl, gd, gdl,
         )  # fmt: skip
-        done[b] = st[k.S_TO_MOVE] < 0
-        if done[b]:
-            game_rewards(st, n, rewards, b)
+        if st[k.S_TO_MOVE] < 0:
+            if not fresh[b]:
+                done[b] = True
+                game_rewards(st, n, rewards, b)
             nxt_len, next_id = _restart(
                 states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids,
-                rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
+                fresh, rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
             )  # fmt: skip
         _observe(st, cfg, obs, mask, legal, player, b)
         if hist:
@@ -188,22 +201,86 @@ def _step_all(
     return nxt_len, next_id
 
 
-def _bot_codes(opponents: str | Sequence[str], players: int, seat: int) -> np.ndarray[Any, Any]:
-    names = opponent_names(opponents, players - 1)
-    if len(names) != players - 1 or any(s not in BOTS for s in names):
-        raise ValueError(
-            f"opponents must be one of random, greedy, heuristic or {players - 1} of them"
-            f" comma-separated, not {opponents!r}"
-        )
-    codes = [BOTS[s] for s in names]
+#: a policy seat's player: the actions (int, ``(m,)``) for ``m`` rows of observations
+#: (float32, ``(m, observation_size)``) and legal-action masks (int8 0/1, ``(m, 18)``),
+#: each row the view of that seat in its own game (``MLPPolicy.act`` is one)
+BatchPolicy = Callable[[F32, I8], Any]
+Opponent = str | BatchPolicy
+
+
+def _opponent_list(opponents: Opponent | Sequence[Opponent], count: int) -> list[Opponent]:
+    """``opponents`` as one entry per other seat: names (a name, a comma list, a
+    sequence) as :func:`opponent_names` reads them, callables as they are."""
+    if callable(opponents):
+        return [opponents] * count
+    if isinstance(opponents, str):
+        return list(opponent_names(opponents, count))
+    if isinstance(opponents, Sequence) and all(
+        isinstance(s, str) or callable(s) for s in opponents
+    ):
+        items = [s.strip() if isinstance(s, str) else s for s in opponents]
+        return items * count if len(items) == 1 else items
+    raise _bad_opponents(opponents, count)
+
+
+def _bad_opponents(opponents: object, count: int) -> ValueError:
+    return ValueError(
+        "opponents must be one of random, greedy, heuristic, policy:PATH or a policy"
+        f" (a callable), or {count} of them, not {opponents!r}"
+    )
+
+
+def _bot_codes(
+    opponents: Opponent | Sequence[Opponent], players: int, seat: int, obs_size: int
+) -> tuple[np.ndarray[Any, Any], dict[int, BatchPolicy]]:
+    """The kernel code of every seat, and the policy of each policy seat."""
+    items = _opponent_list(opponents, players - 1)
+    if len(items) != players - 1 or any(
+        isinstance(s, str) and s not in BOTS and not s.startswith("policy:") for s in items
+    ):
+        raise _bad_opponents(opponents, players - 1)
+    codes: list[int] = []
+    policies: dict[int, BatchPolicy] = {}
+    loaded: dict[str, BatchPolicy] = {}  # one network for the seats that name one file
+    for s, item in zip([x for x in range(players) if x != seat], items, strict=True):
+        if isinstance(item, str) and item in BOTS:
+            codes.append(BOTS[item])
+            continue
+        if isinstance(item, str):
+            path = item.removeprefix("policy:")
+            if path not in loaded:
+                loaded[path] = _load_policy(path, obs_size)
+            item = loaded[path]
+        codes.append(_EXTERNAL)
+        policies[s] = item
     codes.insert(seat, _LEARNER)
-    return np.array(codes, np.int64)
+    return np.array(codes, np.int64), policies
+
+
+def _load_policy(path: str, obs_size: int) -> BatchPolicy:
+    """``policy:PATH``'s network (:class:`~ono99.envs.policy.MLPPolicy`), batched."""
+    from ono99.envs.policy import MLPPolicy
+
+    policy = MLPPolicy.load(path)
+    size = int(policy.scale.shape[0])
+    if size != obs_size:
+        raise ValueError(
+            f"policy:{path} reads {size} observation entries, this environment gives"
+            f" {obs_size} (another player count, or history=)"
+        )
+    return policy.act
 
 
 class OpponentVecEnv(FastVecEnv):
     """``batch`` games of ``rules`` for ``players`` seats: the learner in ``seat`` (0 by
-    default), ``opponents`` in the others (one name for all, or a comma list or sequence
-    of one per other seat, in seat order: ``random``, ``greedy``, ``heuristic``).
+    default), ``opponents`` in the others (one for all, or a comma list or sequence of one
+    per other seat, in seat order): the compiled bots ``random``, ``greedy``,
+    ``heuristic``; ``policy:PATH``, a saved network (:class:`~ono99.envs.policy.MLPPolicy`)
+    evaluated with NumPy on all the rows where its seat is to move at once; or a callable
+    :data:`BatchPolicy` (``f(obs, mask) -> actions`` for a batch of rows: a league's or
+    self-play's current network). The compiled ``heuristic`` samples 4 worlds per
+    decision (``HeuristicBot(samples=4)``, the search's rollout policy); the arena's
+    ``heuristic`` samples 24 and plays a little better (docs/envs.md).
 
     :meth:`reset` and :meth:`step` return :class:`~ono99.fast.vec.VecStep` rows that are
     all the learner's: ``obs`` and ``mask`` of the learner's view (``history=True``: with
@@ -224,7 +301,7 @@ class OpponentVecEnv(FastVecEnv):
         players: int = 2,
         batch: int = 256,
         *,
-        opponents: str | Sequence[str] = "heuristic",
+        opponents: Opponent | Sequence[Opponent] = "heuristic",
         seat: int = 0,
         seed: int | None = None,
         history: bool = False,
@@ -234,12 +311,51 @@ class OpponentVecEnv(FastVecEnv):
         check_seat(seat, players)
         self.seat = seat
         self.opponents = opponents
-        self._bots = _bot_codes(opponents, players, seat)
+        self._bots, self._policies = _bot_codes(opponents, players, seat, self.observation_size)
+        #: the policy seats grouped by policy: one call per policy and round of moves
+        self._groups: list[tuple[BatchPolicy, np.ndarray[Any, Any]]] = []
+        for fn in {id(f): f for f in self._policies.values()}.values():
+            seats = [s for s, f in self._policies.items() if f is fn]
+            self._groups.append((fn, np.array(seats, np.int64)))
+        self._fresh_games = np.ones(batch, np.bool_)
+        self._all_rows = np.arange(batch, dtype=np.int64)
         self._rng = np.zeros(625, np.uint32)
         self._ci, self._weights, self._hrng = heuristic_work()
 
     def _bot_work(self) -> tuple[Any, ...]:
         return self._rng, self._ci, self._weights, self._hrng, self.history, self._played
+
+    def _play_policies(self) -> None:
+        """The policy seats move, a batch of rows per policy, until the learner is to
+        move in every row (their moves, and the compiled bots' after them, in the
+        kernel)."""
+        while True:
+            waiting = np.flatnonzero(self._player != self.seat)
+            if waiting.size == 0:
+                return
+            seats = self._player[waiting]
+            acts = np.zeros(waiting.size, np.int64)
+            for fn, group in self._groups:
+                sel = np.isin(seats, group)
+                if sel.any():
+                    rows = waiting[sel]
+                    acts[sel] = np.asarray(fn(self._obs[rows], self._mask[rows])).reshape(-1)
+            bad = int(first_illegal(self._legal_bits[waiting], acts))
+            if bad >= 0:
+                b = int(waiting[bad])
+                raise IllegalAction(
+                    f"the policy of seat {int(seats[bad])} chose {int(acts[bad])}, not a legal"
+                    f" action, in game {b}: {self._illegal(b, int(acts[bad]))}"
+                )
+            self._step_rows(waiting, acts, learner=False)
+
+    def _step_rows(self, rows: np.ndarray[Any, Any], actions: I64, *, learner: bool) -> None:
+        self._next_len, self._next_id = _step_rows(
+            self._states, self._cfg, self.players, self._bots, rows, actions, learner,
+            self._digits, self._lengths, self._next, self._next_len, self._next_id,
+            self.game_ids, self._obs, self._mask, self._legal_bits, self._player,
+            self._rewards, self._done, self._fresh_games, *self._bot_work(), *self._work(),
+        )  # fmt: skip
 
     def reset(self, seed: int | None = None) -> VecStep:
         """Deal ``batch`` new games and let the bots play up to the learner's turn."""
@@ -253,10 +369,12 @@ class OpponentVecEnv(FastVecEnv):
         self._next_len, self._next_id = _reset_all(
             self._states, self._cfg, self.players, self._bots, self._digits, self._lengths,
             self._next, len(text), self.game_ids, self._obs, self._mask, self._legal_bits,
-            self._player, *self._bot_work(), *self._work(),
+            self._player, self._fresh_games, *self._bot_work(), *self._work(),
         )  # fmt: skip
         self._rewards[:] = 0.0
         self._done[:] = False
+        if self._policies:
+            self._play_policies()
         return self._result()
 
     def step(self, actions: Any) -> VecStep:
@@ -265,12 +383,11 @@ class OpponentVecEnv(FastVecEnv):
         (one line, naming the slot and the rule) and changes nothing."""
         acts = self._checked(actions)
         self._fresh()
-        self._next_len, self._next_id = _step_all(
-            self._states, self._cfg, self.players, self._bots, acts, self._digits,
-            self._lengths, self._next, self._next_len, self._next_id, self.game_ids,
-            self._obs, self._mask, self._legal_bits, self._player, self._rewards, self._done,
-            *self._bot_work(), *self._work(),
-        )  # fmt: skip
+        self._rewards[:] = 0.0
+        self._done[:] = False
+        self._step_rows(self._all_rows, acts, learner=True)
+        if self._policies:
+            self._play_policies()
         return self._result()
 
 

@@ -36,10 +36,11 @@ try:
     import gymnasium
     import numpy as np
     from gymnasium import spaces
+    from gymnasium.envs.registration import WrapperSpec
 except ImportError as e:
     raise missing(__name__, e) from None
 
-__all__ = ["GymEnv"]
+__all__ = ["ActionMasks", "GymEnv"]
 
 Obs = dict[str, Any]
 
@@ -233,6 +234,23 @@ GYM_IDS = {
     "ono99/Classic1980-v0": "classic1980",
     "ono99/GameRules-v0": "gamerules",
 }
+
+
+class ActionMasks(gymnasium.Wrapper[Any, Any, Any, Any]):
+    """``action_masks()`` on the outside of what ``gymnasium.make`` returns: Gymnasium's
+    own wrappers (order enforcing, the checker) no longer pass unknown attributes
+    through, and MaskablePPO users call ``env.action_masks()`` (issue 38). Under more
+    wrappers of your own: ``env.get_wrapper_attr("action_masks")()``."""
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The learner's legal actions now (:meth:`GymEnv.action_masks`)."""
+        masks: np.ndarray[Any, np.dtype[np.bool_]] = self.env.get_wrapper_attr("action_masks")()
+        return masks
+
+
+_WRAPPERS = (WrapperSpec("ActionMasks", f"{__name__}:ActionMasks", {}),)
 for _id, _rules in GYM_IDS.items():
     if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=GymEnv, kwargs={"rules": _rules})
+        gymnasium.register(
+            _id, entry_point=GymEnv, kwargs={"rules": _rules}, additional_wrappers=_WRAPPERS
+        )

@@ -48,6 +48,7 @@ from ono99.rules import Rules, make_rules
 __all__ = [
     "FastVecEnv",
     "clear_played",
+    "first_illegal",
     "game_rewards",
     "VecStep",
     "OBS_PER_SEAT",
@@ -273,6 +274,7 @@ def _step_all(
 
 
 #: the slot kernels, for simulators built on this one (:mod:`ono99.envs.fast_vec`)
+first_illegal = _first_illegal
 start_slot = _start
 observe_slot = _observe
 game_rewards = _game_rewards
