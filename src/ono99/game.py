@@ -225,6 +225,13 @@ class Game:
         self._bust_mode = False
         self._start_round((dealer + 1) % n)
 
+    def __str__(self) -> str:
+        """The table in a few lines, every hand shown (``print(game)``; a player's side
+        is :meth:`view`): :func:`ono99.board.table_text`."""
+        from ono99.board import table_text  # the text builds on the engine's state
+
+        return table_text(self)
+
     # ------------------------------------------------------------------ queries
 
     @property

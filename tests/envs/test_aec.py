@@ -19,8 +19,9 @@ from ono99.records import state_json
 
 @pytest.mark.parametrize(("rules", "options", "players"), CONFIGS)
 def test_pettingzoo_api_test(rules: str, options: dict, players: int) -> None:
-    """PettingZoo's own API test, every preset and mode (R-END-1..3, R-DRAW-1)."""
-    api_test(aec_env(rules, players, **options), num_cycles=200)
+    """PettingZoo's own API test, every preset and mode (R-END-1..3, R-DRAW-1), on the
+    reference engine (the fast one, the default with Numba: tests/envs/test_aec_fast.py)."""
+    api_test(aec_env(rules, players, engine="reference", **options), num_cycles=200)
 
 
 def test_pettingzoo_seed_test() -> None:
@@ -85,8 +86,9 @@ def test_seeded_reset_reproduces_and_unseeded_differs() -> None:
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
-    """R-LIM-2, R-99-1: an illegal action raises one line and leaves the game as it was."""
-    env = aec_env("mattel2022", 2)
+    """R-LIM-2, R-99-1: an illegal action raises one line and leaves the game as it was
+    (the reference engine's record; the fast engine's: tests/envs/test_aec_fast.py)."""
+    env = aec_env("mattel2022", 2, engine="reference")
     env.reset(seed=3)
     game = env.unwrapped.game
     before = state_json(game)

@@ -5,6 +5,8 @@ R-END-1, R-END-2, R-END-3, R-LIM-2)."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -33,7 +35,7 @@ def test_fast_env_plays_the_reference_env_s_games(rules: str, options: dict, pla
     agent's observation and mask, the agent to act and the rewards are equal at every
     step, through several games (the observation from the seat's own hand and the public
     state only, as encode(view) builds it)."""
-    ref = aec_env(rules, players, **options)
+    ref = aec_env(rules, players, engine="reference", **options)
     fast = aec_env(rules, players, engine="fast", **options)
     rng = random.Random(7)
     for game in range(3):
@@ -74,5 +76,28 @@ def test_fast_env_refuses_illegal_actions_and_changes_nothing() -> None:
 
 
 def test_unknown_engine_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="engine must be"):
+    with pytest.raises(ValueError, match="engine must be 'auto', 'reference' or 'fast'"):
         aec_env("mattel2022", 2, engine="turbo")
+
+
+def test_the_default_env_is_the_fast_one_where_numba_is_installed() -> None:
+    """Issue 38: ``aec_env()`` as CONTRACTS.md names it plays on the compiled engine when
+    Numba is there (the speed floor), and passes PettingZoo's API test."""
+    from ono99.fast import FastGame
+
+    env = aec_env()
+    assert env.unwrapped.engine == "fast" and isinstance(env.unwrapped.game, FastGame)
+    api_test(env, num_cycles=200)
+
+
+def test_without_numba_the_default_env_is_the_reference_one() -> None:
+    code = (
+        "import sys\nsys.modules['numba'] = None\n"
+        "from ono99.envs import aec_env\nfrom ono99.game import Game\n"
+        "env = aec_env()\n"
+        "print(env.unwrapped.engine, isinstance(env.unwrapped.game, Game))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    ).stdout.strip()
+    assert out == "reference True"

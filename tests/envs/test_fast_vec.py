@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from vec_reference import check_against_reference
+from vec_reference import check_against_reference, random_run
 
 from ono99 import IllegalAction
 from ono99.bots.greedy import GreedyBot
@@ -48,16 +48,10 @@ def test_compiled_bots_play_the_python_bots_moves(
 def test_random_opponents_replay_from_a_seed_and_games_end() -> None:
     """Seeded alike, two runs give the same steps; every finished game's rewards sum to
     0 with the learner's share among them (R-END-1)."""
-    runs = []
-    for _ in range(2):
-        env = OpponentVecEnv("mattel2022", 3, 16, opponents="random", seed=9)
-        step = env.reset()
-        rng = np.random.default_rng(1)
-        out = []
-        for _ in range(300):
-            step = env.step(random_legal(step.mask, rng))
-            out.append((step.obs.copy(), step.rewards.copy(), step.done.copy()))
-        runs.append(out)
+    runs = [
+        random_run(OpponentVecEnv("mattel2022", 3, 16, opponents="random", seed=9), 300, 1)
+        for _ in range(2)
+    ]
     done = 0
     for (o1, r1, d1), (o2, r2, d2) in zip(*runs, strict=True):
         np.testing.assert_array_equal(o1, o2)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from vec_reference import check_against_reference
+from vec_reference import check_against_reference, random_run
 
 from ono99 import IllegalAction
 from ono99.bots.greedy import GreedyBot
@@ -19,7 +19,6 @@ from ono99.bots.heuristic import HeuristicBot
 from ono99.envs.encoding import obs_size
 from ono99.envs.fast_vec import OpponentVecEnv
 from ono99.envs.policy import MLPPolicy, PolicyBot
-from ono99.fast.vec import random_legal
 
 #: rules, players, options, the other seats in seat order (P: the policy), the learner's seat
 SETTINGS: list[tuple[str, int, dict[str, Any], list[str], int]] = [
@@ -76,16 +75,10 @@ def test_a_policy_file_plays_as_its_network_and_is_checked(tmp_path: Path) -> No
     path = tmp_path / "p.npz"
     policy = _network(3, 8)
     policy.save(path)
-    runs = []
-    for opponents in [f"policy:{path}", policy.act]:
-        env = OpponentVecEnv("mattel2022", 3, 8, opponents=opponents, seed=4)
-        step = env.reset()
-        rng = np.random.default_rng(2)
-        out = []
-        for _ in range(60):
-            step = env.step(random_legal(step.mask, rng))
-            out.append((step.obs.copy(), step.rewards.copy(), step.done.copy()))
-        runs.append(out)
+    runs = [
+        random_run(OpponentVecEnv("mattel2022", 3, 8, opponents=opponents, seed=4), 60, 2)
+        for opponents in [f"policy:{path}", policy.act]
+    ]
     for (o1, r1, d1), (o2, r2, d2) in zip(*runs, strict=True):
         np.testing.assert_array_equal(o1, o2)
         np.testing.assert_array_equal(r1, r2)

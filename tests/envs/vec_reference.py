@@ -55,3 +55,14 @@ def check_against_reference(
                 finished += 1
                 games[b] = fresh(b)
     return finished
+
+
+def random_run(env: OpponentVecEnv, steps: int, seed: int) -> list[tuple[Any, Any, Any]]:
+    """Each step's (obs, rewards, done) of ``steps`` random learner steps after a reset."""
+    step = env.reset()
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        step = env.step(random_legal(step.mask, rng))
+        out.append((step.obs.copy(), step.rewards.copy(), step.done.copy()))
+    return out

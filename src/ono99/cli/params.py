@@ -26,10 +26,12 @@ Bots = Annotated[
     str,
     typer.Option(
         "--bots",
+        # every name make_bot takes (tests/test_cli_help_bots.py holds the list to the
+        # registry; written out here so that the help needs no import of the bots)
         help=_(
-            "Comma-separated bots: random, greedy, heuristic, ismcts, ismcts:N "
-            "(N iterations), or a level easy/medium/hard/expert. A name may repeat."
-        ),
+            "Comma-separated bots: {bots}, ismcts:N (N iterations), policy:PATH (a learned "
+            "policy file), or a level {levels}. A name may repeat."
+        ).format(bots="random, greedy, heuristic, ismcts", levels="easy/medium/hard/expert"),
     ),
 ]
 RuleOptions = Annotated[

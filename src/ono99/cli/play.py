@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ono99.bots import BOTS
 from ono99.cli.base import app, fail, use_language
 from ono99.cli.options import check_seed_option, parse_options
 from ono99.errors import Ono99Error
@@ -183,7 +184,13 @@ def play(
     ] = 4,
     bots: Annotated[
         str,
-        typer.Option("--bots", help=_("Bot level: {levels}.").format(levels=", ".join(LEVELS))),
+        typer.Option(
+            "--bots",
+            # TRANSLATORS: {levels} and {bots} are lists of names, kept in English
+            help=_("Bot level ({levels}) or bot ({bots}).").format(
+                levels=", ".join(LEVELS), bots=", ".join(sorted(set(BOTS) - set(LEVELS)))
+            ),
+        ),
     ] = DEFAULT_LEVEL,
     seed: Annotated[
         int | None, typer.Option("--seed", help=_("Seed for the same deal and bots again."))

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -40,7 +41,7 @@ try:
 except ImportError as e:
     raise missing(__name__, e) from None
 
-__all__ = ["ENGINES", "Ono99AEC", "aec_env"]
+__all__ = ["ENGINES", "Ono99AEC", "aec_env", "default_engine"]
 
 Obs = dict[str, Any]
 
@@ -63,19 +64,27 @@ ENGINES: dict[str, Callable[[Rules, int, int | None], EngineGame]] = {
 }
 
 
+def default_engine() -> str:
+    """``engine="auto"``: the compiled engine where Numba is installed (the same games,
+    several times faster: issue 38's floor), else the reference engine."""
+    return "fast" if importlib.util.find_spec("numba") is not None else "reference"
+
+
 def aec_env(
     rules: str = "mattel2022",
     players: int = 2,
     *,
-    engine: str = "reference",
+    engine: str = "auto",
     history: bool = False,
     render_mode: str | None = None,
     **options: Any,
 ) -> AECEnv[str, Obs, int]:
     """The AEC environment for ``rules`` (a preset) with ``players`` seats and the
     preset's ``options`` (R-SET-6), wrapped in PettingZoo's order-enforcing checks
-    (``env.unwrapped`` is the :class:`Ono99AEC`). ``engine="fast"`` plays on the compiled
-    engine (the same games, several times faster); ``history=True`` adds who played what
+    (``env.unwrapped`` is the :class:`Ono99AEC`). ``engine="auto"`` (the default) plays
+    on the compiled engine where Numba is installed (the same games, several times
+    faster), else on the reference one; ``"fast"`` or ``"reference"`` chooses;
+    ``history=True`` adds who played what
     this round to the observation (:class:`~ono99.envs.encoding.PlayLog`). Bad rules,
     players or options raise :class:`~ono99.errors.RulesError` (one line)."""
     env = Ono99AEC(
@@ -149,15 +158,17 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         rules: str = "mattel2022",
         players: int = 2,
         *,
-        engine: str = "reference",
+        engine: str = "auto",
         history: bool = False,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
         self.rules = env_rules(rules, players, options)
+        if engine == "auto":
+            engine = default_engine()
         if engine not in ENGINES:
-            raise ValueError(f"engine must be 'reference' or 'fast', not {engine!r}")
+            raise ValueError(f"engine must be 'auto', 'reference' or 'fast', not {engine!r}")
         check_history(history)
         self.engine = engine
         self.history = history
@@ -175,7 +186,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._np_random: np.random.Generator | None = None
-        #: the game being played: a ``Game``, or a ``FastGame`` for ``engine="fast"``
+        #: the game being played: a ``Game``, or a ``FastGame`` on the fast engine
         self.game = self._new_game(self.rules, players, 0)
         self._start()
 

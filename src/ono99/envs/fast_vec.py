@@ -41,6 +41,7 @@ from ono99.bots.fast_rollout import bust_card, greedy_card, heuristic_act, heuri
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import B8, F32, F64, I8, I64, U8, U32
+from ono99.fast.notice import announce_first_call
 from ono99.fast.obs import advance
 from ono99.fast.rng import mt_seed_int, random_float
 from ono99.fast.vec import (
@@ -357,6 +358,7 @@ class OpponentVecEnv(FastVecEnv):
             self._rewards, self._done, self._fresh_games, *self._bot_work(), *self._work(),
         )  # fmt: skip
 
+    @announce_first_call
     def reset(self, seed: int | None = None) -> VecStep:
         """Deal ``batch`` new games and let the bots play up to the learner's turn."""
         explicit = seed if seed is not None else self._seed_arg
@@ -377,6 +379,7 @@ class OpponentVecEnv(FastVecEnv):
             self._play_policies()
         return self._result()
 
+    @announce_first_call
     def step(self, actions: Any) -> VecStep:
         """Play the learner's ``actions[b]`` in every slot, then the bots up to the
         learner's next turn. An illegal action anywhere raises :class:`IllegalAction`

@@ -21,10 +21,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ono99.board import table_text
 from ono99.cards import DRAW, parse_action
 from ono99.errors import IllegalAction, RecordError
 from ono99.fast import core as k
 from ono99.fast import obs as fast_obs
+from ono99.fast.notice import announce_first_call
 from ono99.game import Deal, check_setup, illegal_action_error
 from ono99.i18n import N_
 from ono99.rules import Rules
@@ -127,6 +129,7 @@ class FastGame:
     __slots__ = ("rules", "n", "names", "seed", "dealer", "state", "_cfg", "_prefix", "_deals",
                  "_scratch")  # fmt: skip
 
+    @announce_first_call
     def __init__(
         self,
         rules: str | Rules = "mattel2022",
@@ -151,6 +154,10 @@ class FastGame:
         self.state = k.new_state()
         k.new_game(self.state, self._cfg, n, dealer, self._prefix, *self._work(), *self._deals)
         self._check_deal_error()
+
+    def __str__(self) -> str:
+        """The table, as ``print(Game(...))`` shows it (every hand: the engine's side)."""
+        return table_text(self)
 
     def _work(self) -> tuple[_Array, _Array, _Array]:
         s = self._scratch
@@ -303,6 +310,7 @@ class FastGame:
             )  # fmt: skip
         return int(st[k.S_PENDING]) if action == DRAW else int(st[k.S_TO_MOVE])
 
+    @announce_first_call
     def apply(self, action: int | str, seat: int | None = None) -> int:
         """Make ``action`` (an int or a code); returns the seat that made it. An illegal
         action raises :class:`IllegalAction` in the reference's words and changes
@@ -321,6 +329,7 @@ class FastGame:
                 st[:] = saved
         return seat
 
+    @announce_first_call
     def env_step(self, action: int, seat: int) -> int:
         """The environments' step (:mod:`ono99.envs`): ``seat`` (the seat to move) plays
         card ``action``, then every pending draw is taken at once (R-DRAW-1); returns the
@@ -338,6 +347,7 @@ class FastGame:
             raise IllegalAction("the environments take every draw at once (R-DRAW-1)")
         return int(nxt)
 
+    @announce_first_call
     def take_draws(self) -> None:
         """Take every pending draw at once (R-DRAW-1), as the environments do
         (:meth:`ono99.Game.take_draws`)."""
@@ -345,6 +355,7 @@ class FastGame:
             raise ValueError("take_draws plays dealt games, not a record's deals")
         fast_obs.advance(self.state, self._cfg, self._prefix, *self._work(), *NO_DEALS)
 
+    @announce_first_call
     def observe(self, seat: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
         """Write ``seat``'s observation vector and action mask (as :meth:`ono99.Game.observe`
         writes them from its view) into ``obs`` (float32) and ``mask`` (int8): from

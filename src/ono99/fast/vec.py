@@ -40,6 +40,7 @@ from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import B8, F32, I8, I64, U8, U32
 from ono99.fast.game import NO_DEALS, FastGame, Scratch, rules_vector
+from ono99.fast.notice import announce_first_call
 from ono99.fast.obs import DISCARD_AT, OBS_PER_SEAT, OBS_SEATS_AT, encode_row
 from ono99.fast.obs import advance as _advance
 from ono99.game import illegal_action_error, new_seed
@@ -376,6 +377,7 @@ class FastVecEnv:
     def _result(self) -> VecStep:
         return VecStep(self._obs, self._mask, self._player, self._rewards, self._done)
 
+    @announce_first_call
     def reset(self, seed: int | None = None) -> VecStep:
         """Deal ``batch`` new games: game ``i`` from seed ``seed + i`` (``seed``: this
         argument, else the constructor's, else a fresh ``secrets`` seed)."""
@@ -406,6 +408,7 @@ class FastVecEnv:
         self._ready = True
         return self._result()
 
+    @announce_first_call
     def step(self, actions: Any) -> VecStep:
         """Play ``actions[b]`` for the seat to move in slot ``b``, for every slot. An
         illegal action anywhere raises :class:`IllegalAction` (one line, naming the slot
