@@ -127,7 +127,8 @@ def test_companion_says_the_total_first_and_undo_and_refusals(
 FAKE_AUDIO = """
 window.__played = [];
 window.Audio = class { constructor(src) { this.src = src; }
-  play() { window.__played.push(this.src); return Promise.resolve(); } pause() {} };
+  play() { window.__played.push(this.src); return Promise.resolve(); } pause() {}
+  addEventListener() {} };
 """
 
 
