@@ -85,6 +85,7 @@ class CreateTable(_In):
     away_seconds: Annotated[Seconds, Field(ge=0, le=3600)] = 20.0
     draw_window: Annotated[Seconds, Field(ge=0, le=10)] = 1.5
     bot_delay: Annotated[Seconds, Field(ge=0, le=5)] = 0.6
+    hints: StrictBool = False
     name: StrictStr | None = None
 
 
@@ -130,11 +131,19 @@ class PingMsg(_In):
     id: MsgId | None = None
 
 
-ClientMsg = Annotated[MoveMsg | HelloMsg | PingMsg, Field(discriminator="type")]
-_CLIENT: TypeAdapter[MoveMsg | HelloMsg | PingMsg] = TypeAdapter(ClientMsg)
+class HintMsg(_In):
+    """A seat asks for a hint on its turn (tables whose creator allows hints)."""
+
+    type: Literal["hint"]
+    version: Annotated[StrictInt, Field(gt=-SAFE_INT, lt=SAFE_INT)]
+    id: MsgId | None = None
 
 
-def client_message(data: Any) -> MoveMsg | HelloMsg | PingMsg:
+ClientMsg = Annotated[MoveMsg | HelloMsg | PingMsg | HintMsg, Field(discriminator="type")]
+_CLIENT: TypeAdapter[MoveMsg | HelloMsg | PingMsg | HintMsg] = TypeAdapter(ClientMsg)
+
+
+def client_message(data: Any) -> MoveMsg | HelloMsg | PingMsg | HintMsg:
     """Validate a decoded client message (raises pydantic.ValidationError)."""
     return _CLIENT.validate_python(data)
 
@@ -209,6 +218,7 @@ class TableSettings(_Out):
     away_seconds: float
     draw_window: float
     bot_delay: float
+    hints: bool = Field(False, description="players may ask for a hint on their turn")
 
 
 class TableOut(TableSettings):
@@ -314,6 +324,21 @@ class PongMsg(_Out):
     id: MsgId | None = None
 
 
+class HintOption(_Out):
+    move: str = Field(description="a legal action's code")
+    win: float = Field(description="its chance to win the game, in [0, 1]")
+    ci95: list[float] = Field(description="the 95 % interval of that chance")
+
+
+class HintAnswer(_Out):
+    """The answer to ``hint``, to the asking connection only."""
+
+    type: Literal["hint"]
+    version: int = Field(description="the table's version the values are for")
+    options: list[HintOption] = Field(description="each legal action, in the view's order")
+    id: MsgId | None = None
+
+
 def schemas() -> dict[str, Any]:
     """The JSON Schema of every message and request body."""
     return {
@@ -321,11 +346,13 @@ def schemas() -> dict[str, Any]:
             "move": MoveMsg.model_json_schema(),
             "hello": HelloMsg.model_json_schema(),
             "ping": PingMsg.model_json_schema(),
+            "hint": HintMsg.model_json_schema(),
         },
         "server": {
             "state": StateMsg.model_json_schema(),
             "error": ErrorMsg.model_json_schema(),
             "pong": PongMsg.model_json_schema(),
+            "hint": HintAnswer.model_json_schema(),
         },
         "answers": {
             "presets": PresetsOut.model_json_schema(),

@@ -28,7 +28,7 @@ class Settings(TableSettings):
             rules=req.rules, options=dict(req.options), players=req.players, bots=req.bots,
             turn_seconds=req.turn_seconds, takeover=req.takeover,
             away_seconds=req.away_seconds, draw_window=req.draw_window,
-            bot_delay=req.bot_delay,
+            bot_delay=req.bot_delay, hints=req.hints,
         )  # fmt: skip
         # The engine checks the preset, its options and the player count (R-SET-5, R-SET-6).
         Game(settings.rules, settings.players, options=settings.options, seed=0, events=False)

@@ -22,7 +22,10 @@ import threading
 import time
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
 from ono99.bots import Bot, make_bot
+from ono99.bots.evaluate import evaluate
 from ono99.cards import DRAW, action_code, parse_action
 from ono99.errors import Ono99Error
 from ono99.events import Event
@@ -31,13 +34,13 @@ from ono99.i18n import N_
 from ono99.records import to_record
 from ono99.rules import make_rules
 from ono99.texts import card_names, view_words
-from ono99.view import PublicView, lobby_view
+from ono99.view import PlayerView, PublicView, lobby_view
 from ono99.web.announce import by_bot_text, event_json, speaking, translate
 from ono99.web.conn import Conn
 from ono99.web.errors import WebError, clean_name, no_table
 from ono99.web.hub_api import HubApi
 from ono99.web.notices import MovesNotice
-from ono99.web.protocol import MoveMsg
+from ono99.web.protocol import HintMsg, MoveMsg
 from ono99.web.settings import Settings
 from ono99.web.store import (
     Conflict,
@@ -52,6 +55,8 @@ log = logging.getLogger("ono99.web")
 
 #: announcements sent to a connection that has just (re)connected
 CATCHUP_EVENTS = 30
+#: worlds a hint is valued from (docs/review.md: about a second with Numba)
+HINT_SAMPLES = 200
 
 
 def _bot_seed(seed: int, seat: int) -> int:
@@ -83,6 +88,8 @@ class Table:
         self.bot_seats: set[int] = set(st.bot_seats or [])
         self.game: Game | None = None
         self.lock = asyncio.Lock()
+        #: the seats whose hint is being valued (one at a time a seat)
+        self._hinting: set[int] = set()
         self.conns: set[Conn] = set()
         self.away: set[int] = set()
         self.bots: dict[int, Bot] = {}
@@ -377,6 +384,58 @@ class Table:
                 conn.send(self._error(e.text(conn.lang), msg.id))
             except Ono99Error as e:
                 conn.send(self._error(translate(e, conn.lang), msg.id))
+
+    async def hint(self, conn: Conn, msg: HintMsg) -> None:
+        """A seat's hint, where the table's creator allows them: each legal card's chance to
+        win (docs/review.md), valued from that seat's own view only, off the event loop, and
+        sent to the asking connection alone. One hint at a time a seat."""
+        async with self.lock:
+            try:
+                view = self._check_hint(conn, msg)
+            except WebError as e:
+                conn.send(self._error(e.text(conn.lang), msg.id))
+                return
+            version = self.version
+            seat = view.seat
+            self._hinting.add(seat)
+        try:
+            values = await run_in_threadpool(evaluate, view, HINT_SAMPLES, secrets.randbits(64))
+        finally:
+            self._hinting.discard(seat)
+        out: dict[str, Any] = {
+            "type": "hint",
+            "version": version,
+            "options": [
+                {"move": o.code, "win": round(o.win, 4), "ci95": [round(x, 4) for x in o.ci95]}
+                for o in values.options
+            ],
+        }
+        if msg.id is not None:
+            out["id"] = msg.id
+        conn.send(out)
+
+    def _check_hint(self, conn: Conn, msg: HintMsg) -> PlayerView:
+        if not self.settings.hints:
+            raise WebError(403, N_("hints are off at this table"))
+        seat = conn.seat
+        if seat is None:
+            raise WebError(403, N_("spectators cannot ask for hints"))
+        if self.game is None:
+            raise WebError(409, N_("the game has not started"))
+        if msg.version != self.version:
+            raise WebError(
+                409,
+                N_("stale version {version}: the table is at version {current}"),
+                version=msg.version,
+                current=self.version,
+            )
+        if self.game.is_over:
+            raise WebError(409, N_("the game is over"))
+        if seat not in self.game.acting() or len(self.game.legal_actions(seat)) < 2:
+            raise WebError(409, N_("a hint is given on your turn, when you have a choice"))
+        if seat in self._hinting:
+            raise WebError(429, N_("a hint is on its way"))
+        return self.game.view(seat)
 
     def _error(self, text: str, msg_id: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "error", "error": text, "version": self.version}

@@ -26,6 +26,14 @@ def ngettext(singular: str, plural: str) -> tuple[str, str]:
 #: the page's messages, in the order they appear in the page's source
 UI_STRINGS: tuple[str, ...] = (
     N_("Sounds"),
+    # hints at a table (docs/protocol.md `hint`)
+    N_("Hints: players may ask each card's chance to win"),
+    N_("Hint: each card's chance to win"),
+    N_("Working out each card's chance…"),
+    # TRANSLATORS: {win} is a percentage ("41 %")
+    N_("Best chance: {card}, {win} to win"),
+    # TRANSLATORS: under a card of the hand: its chance to win the game, a percentage ("41 %")
+    N_("{win} to win"),
     # the replay's review (js/review.js, docs/review.md)
     N_("Review this game"),
     N_("Reviewing the game…"),

@@ -27,12 +27,14 @@ from ono99.web.limits import (
     SocketGuard,
     Verdict,
 )
-from ono99.web.protocol import HelloMsg, MoveMsg, PingMsg, client_message
+from ono99.web.protocol import HelloMsg, HintMsg, MoveMsg, PingMsg, client_message
 from ono99.web.tables import Table
 
 __all__ = ["serve_socket"]
 
 log = logging.getLogger("ono99.web")
+#: hints being valued (a task a hint; kept here so that none is collected while it runs)
+_HINTS: set[asyncio.Task[None]] = set()
 
 
 async def serve_socket(
@@ -170,9 +172,15 @@ async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGu
             _reply_error(table, conn, N_("internal error"), msg.id)
 
 
-async def _dispatch(table: Table, conn: Conn, msg: MoveMsg | HelloMsg | PingMsg) -> None:
+async def _dispatch(table: Table, conn: Conn, msg: MoveMsg | HelloMsg | PingMsg | HintMsg) -> None:
     if isinstance(msg, MoveMsg):
         await table.move(conn, msg)
+    elif isinstance(msg, HintMsg):
+        # valued in a worker thread for up to seconds: the connection's loop goes on
+        # meanwhile (its heartbeats, its move), the answer comes when it is ready
+        task = asyncio.create_task(table.hint(conn, msg))
+        _HINTS.add(task)
+        task.add_done_callback(_HINTS.discard)
     elif isinstance(msg, HelloMsg):
         if msg.lang is not None and msg.lang not in LANGUAGES:
             _reply_error(table, conn, N_("unknown language"), msg.id)

@@ -5,6 +5,7 @@
 // every `state` names the cards, says whose turn it is and why a card cannot be played.
 import * as api from "./api.js";
 import { cardFace, motionAllowed, renderPile } from "./cards.js";
+import { percent } from "./review.js";
 import { eventSound, setSoundsOn, sound, soundsOn } from "./sounds.js";
 import { $, $$, fill, h, show } from "./dom.js";
 import {
@@ -40,6 +41,7 @@ const state = {
   texts: { cards: {}, turn: "", owes: null, why_not: {}, places: [] }, // the last state's `texts`
   version: null,
   sent: false, // a move is on its way
+  hint: { asked: null, version: null, options: [] }, // the last hint asked and got (askHint)
   helpRules: [null, {}], // [preset, options] of the last table seen (null: the default)
   summaryFor: null,
   effects: [], // this change's events shown on the seats (showEffects)
@@ -220,6 +222,7 @@ async function onCreate(e) {
   };
   const timer = Number($("#create-timer").value);
   if (timer > 0) body.turn_seconds = timer;
+  if ($("#create-hints").checked) body.hints = true;
   body.name = name;
   const seed = $("#create-seed").value.trim();
   if (seed) {
@@ -503,6 +506,7 @@ function renderHand() {
     h("span", { class: "key", "aria-hidden": "true", text: i < 9 ? String(i + 1) : "" }),
     cardFace(code),
     h("span", { class: "face", text: cardWord(code) }),
+    hintFor(code),
     reason ? h("span", { class: "why", id: rid, text: reason }) : null);
   });
   if (legal.has("99x4")) {
@@ -528,6 +532,7 @@ function renderHand() {
     if (!wasShown) alert.textContent = t("Press D now to draw your card!");
     show(alert, true);
   } else show(alert, false);
+  renderHint();
 }
 
 /** A card code's name, as this state's `texts` gives it. */
@@ -784,12 +789,50 @@ function onMessage(msg) {
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "state") onState(msg);
   else if (msg.type === "pong") return; // the heartbeat (api.TableSocket)
+  else if (msg.type === "hint") onHint(msg);
   else if (msg.type === "error") {
     state.sent = false;
     $("#move-note").textContent = typeof msg.error === "string" ? msg.error : "";
     if (state.view) renderHand();
   }
   // the server sends nothing else: presence, seats and a rematch come in `state`
+}
+
+/** A card's chance to win from the hint for this version of the table, or null. */
+function hintFor(code) {
+  if (state.hint.version !== state.version) return null;
+  const o = state.hint.options.find((x) => x.move === code);
+  return o ? h("span", { class: "chance", text: t("{win} to win", { win: percent(o.win) }) }) : null;
+}
+
+/** Ask for a hint (a table whose creator allows them, on your turn with a choice). */
+function askHint() {
+  const v = state.view;
+  if (!v || !state.socket || state.hint.asked === state.version) return;
+  state.hint = { asked: state.version, version: null, options: [] };
+  $("#move-note").textContent = t("Working out each card's chance…");
+  state.socket.send({ type: "hint", version: state.version });
+  renderHint();
+}
+
+/** The server's hint: each legal card's chance to win, shown on the cards while the table
+ * is still at the version it was valued for. */
+function onHint(msg) {
+  if (msg.version !== state.version) return; // the table moved on meanwhile
+  state.hint = { asked: msg.version, version: msg.version, options: Array.isArray(msg.options) ? msg.options : [] };
+  const best = state.hint.options.reduce((a, b) => (!a || b.win > a.win ? b : a), null);
+  $("#move-note").textContent = best ? t("Best chance: {card}, {win} to win", { card: cardWord(best.move), win: percent(best.win) }) : "";
+  renderHand();
+}
+
+/** The hint button (only where the table allows hints) and the values on the cards. */
+function renderHint() {
+  const v = state.view;
+  const allowed = Boolean(state.info && state.info.hints) && v && v.seat !== null && v.seat !== undefined;
+  const myTurn = allowed && v.to_move === v.seat && (v.legal || []).length > 1;
+  const button = $("#hint-button");
+  show(button, Boolean(myTurn));
+  button.disabled = state.hint.asked === state.version;
 }
 
 function onRematchOffered(msg) {
@@ -920,6 +963,9 @@ function onKey(e) {
       playCard(b.dataset.card, Number(e.key) - 1);
       e.preventDefault();
     }
+  } else if ((e.key === "h" || e.key === "H") && !$("#hint-button").hidden) {
+    askHint();
+    e.preventDefault();
   } else if (e.key === "d" || e.key === "D") {
     playCard("draw");
     e.preventDefault();
@@ -1059,6 +1105,7 @@ async function main() {
   });
   $("#draw-button").addEventListener("click", () => playCard("draw"));
   $("#help-button").addEventListener("click", openHelp);
+  $("#hint-button").addEventListener("click", askHint);
   const soundBox = $("#sounds-on");
   soundBox.checked = soundsOn();
   soundBox.addEventListener("change", () => { setSoundsOn(soundBox.checked); if (soundBox.checked) sound("play"); });
