@@ -248,3 +248,29 @@ def test_web_memory_rounds_leave_no_table_in_memory(capsys: pytest.CaptureFixtur
     for line in lines[1:]:
         assert line["in_memory"] == 0 and line["tables"] == 6 * line["round"]
         assert line["rss_mb"] > 0
+
+
+def test_review_calibration_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """benchmarks/review_calibration.py: positions valued and won, binned, charted."""
+    cal = _script("review_calibration")
+    out, svg = tmp_path / "cal.json", tmp_path / "cal.svg"
+    args = ["--games", "2", "--per-game", "2", "--samples", "4", "--bots", "greedy,heuristic",
+            "--out", str(out), "--chart", str(svg)]  # fmt: skip
+    assert cal.main(args) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result == json.loads(out.read_text())
+    assert result["positions"] == sum(b["positions"] for b in result["bins"]) == 4
+    for b in result["bins"]:
+        assert b["bin"][0] <= b["value"] <= b["bin"][1] and 0.0 <= b["won"] <= 1.0
+    assert svg.read_text().lstrip().startswith(("<?xml", "<svg"))
+
+
+def test_review_speed_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/review_speed.py: a game reviewed with both rollouts, its hints timed."""
+    speed = _script("review_speed")
+    assert speed.main(["--games", "1", "--python-games", "1", "--samples", "2"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["python_review"]["games"] == 1
+    assert result["compiled_review"]["games"] == 1
+    assert result["hint"]["positions"] == result["compiled_review"]["decisions_median"]
+    assert 0 < result["hint"]["cpu_s_p50"] <= result["hint"]["cpu_s_p99"]

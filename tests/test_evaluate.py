@@ -15,10 +15,18 @@ from hypothesis import strategies as st
 from ono99 import Game
 from ono99.bots import compiled, make_bot
 from ono99.bots.common import believed_world
-from ono99.bots.evaluate import Evaluator, evaluate, play_game, wilson, win_chance
+from ono99.bots.evaluate import (
+    Evaluator,
+    evaluate,
+    play_game,
+    prior_world,
+    wilson,
+    win_chance,
+)
 from ono99.bots.heuristic import ROLLOUT_SAMPLES, HeuristicBot
 from ono99.bots.review import MISTAKE, review_game
 from ono99.cards import action_code
+from ono99.determinize import sample_world
 from ono99.records import parse_record, to_record
 
 CODES = {action_code(a) for a in range(18)}
@@ -109,6 +117,20 @@ def test_compiled_and_python_evaluators_agree() -> None:
     finally:
         compiled.FAST_ROLLOUTS = saved
     assert fast == slow
+
+
+def test_prior_is_the_uniform_deal_until_a_card_is_played() -> None:
+    """R-SET-1: before anyone plays, the hidden cards are a uniform deal; once cards are
+    played, the worlds hold the card-counting belief (hands keep escape cards)."""
+    g = Game("mattel2022", 3, seed=4)
+    view = g.view(1)
+    assert not view.discard
+    a, b = prior_world(view, random.Random(2)), sample_world(view, random.Random(2))
+    assert (a.hands, a.draw_pile) == (b.hands, b.draw_pile)
+    later = _played("mattel2022", 3, {}, 4, 3)
+    view = later.view(1)
+    a, b = prior_world(view, random.Random(2)), believed_world(view, random.Random(2))
+    assert (a.hands, a.draw_pile) == (b.hands, b.draw_pile)
 
 
 def test_wilson_interval() -> None:

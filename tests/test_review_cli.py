@@ -80,6 +80,7 @@ def test_review_text_in_tamil() -> None:
         ([], "{not json"),
         ([], '{"rules": "mattel2022", "players": 2, "seed": 1, "moves": ["99x4"]}'),
         ([], '{"rules": "nope", "players": 2, "seed": 1, "moves": []}'),
+        ([], '{"format": "ono99-tracking/1", "tracking": true, "rules": "mattel2022"}'),
     ],
 )
 def test_review_bad_input_is_one_line(tmp_path: Path, args: list[str], text: str | None) -> None:

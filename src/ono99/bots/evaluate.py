@@ -47,15 +47,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ono99.bots import compiled
+from ono99.bots.common import believed_world
 from ono99.bots.heuristic import ROLLOUT_SAMPLES, HeuristicBot
 from ono99.bots.inference import HandTracker
 from ono99.cards import DRAW, action_code
+from ono99.determinize import sample_world
 from ono99.game import Game
 from ono99.view import PlayerView, view_of
 
 __all__ = [
     "DEFAULT_SAMPLES", "Evaluator", "Option", "Values", "WinChance", "evaluate", "play_game",
-    "win_chance", "wilson",
+    "prior_world", "win_chance", "wilson",
 ]  # fmt: skip
 
 #: worlds per decision by default: a whole 2-player game reviewed within 10 s with the
@@ -179,6 +181,16 @@ def _rollouts(
     return [play_game(world.copy(), a, me, policy) for a in actions]
 
 
+def prior_world(view: PlayerView, rng: random.Random) -> Game:
+    """The evaluator's worlds before the hand reading: a uniform deal of the unseen cards
+    while nobody has played a card this round (the deal is uniform), else the card-counting
+    belief that hands hold more escape cards than the pile (the cards kept by players who
+    had a choice; docs/review.md measures both)."""
+    if not view.discard:
+        return sample_world(view, rng)
+    return believed_world(view, rng)
+
+
 def _stream(seed: int, view: PlayerView) -> random.Random:
     """The worlds' random numbers: from ``seed`` and what the seat sees of this decision
     (so two decisions of one game draw different worlds, and nothing hidden enters)."""
@@ -215,7 +227,7 @@ class Evaluator:
         self.actions: tuple[int, ...] = view.legal if deciding and view.legal else ()
         self._plays: list[int | None] = list(self.actions) or [None]
         self._rng = _stream(seed, view)
-        self._tracker = HandTracker(HeuristicBot(0, samples=ROLLOUT_SAMPLES).act)
+        self._tracker = HandTracker(HeuristicBot(0, samples=ROLLOUT_SAMPLES).act, prior=prior_world)
         if previous is not None:
             self._tracker.saw(*previous)
         self._policy = HeuristicBot(0, samples=ROLLOUT_SAMPLES)

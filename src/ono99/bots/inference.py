@@ -39,11 +39,18 @@ Policy = Callable[[PlayerView], int]
 class HandTracker:
     """Samples worlds conditioned on the other players' plays since the last decision."""
 
-    def __init__(self, model: Policy, tries: int = 8) -> None:
+    def __init__(
+        self,
+        model: Policy,
+        tries: int = 8,
+        prior: Callable[[PlayerView, random.Random], Game] = believed_world,
+    ) -> None:
         #: how the others are assumed to choose (e.g. ``HeuristicBot(seed).act``)
         self.model = model
         #: attempts per world before falling back to the plain belief
         self.tries = tries
+        #: the worlds before conditioning on the plays: the card-counting belief by default
+        self.prior = prior
         self.prev: tuple[PlayerView, int] | None = None
         self.kept = 0
         self.fallbacks = 0
@@ -66,7 +73,7 @@ class HandTracker:
                     self.kept += 1
                     return w
         self.fallbacks += 1
-        return believed_world(view, rng)
+        return self.prior(view, rng)
 
     def _plan(self, view: PlayerView) -> tuple[PlayerView, int, list[int], list[int]] | None:
         """What connects the previous view to this one, or None if it is not simple."""
@@ -112,7 +119,7 @@ class HandTracker:
         view: PlayerView,
         rng: random.Random,
     ) -> Game | None:
-        got = _replay(believed_world(prev, rng), self.model, action, drawn, played, view, rng, 0.0)
+        got = _replay(self.prior(prev, rng), self.model, action, drawn, played, view, rng, 0.0)
         return None if got is None else got[0]
 
 

@@ -27,6 +27,17 @@ from ono99.texts import move_name, preset_title
 MAX_SAMPLES = 100_000
 
 
+def _is_tracked(text: str) -> bool:
+    """Whether ``text`` is a table companion's record (docs/companion.md): real cards,
+    of which only the plays are known."""
+    from ono99.tracking import is_tracking_record
+
+    try:
+        return is_tracking_record(json.loads(text.removeprefix("\ufeff")))
+    except (ValueError, RecursionError):
+        return False
+
+
 def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
@@ -131,6 +142,11 @@ def review(
     try:
         check_seed_option(seed)
         text = read_text(file)
+        if _is_tracked(text):
+            raise RecordError(
+                N_("a table companion's record cannot be reviewed: its players' hands were "
+                   "never recorded")
+            )  # fmt: skip
         rec = load_record(text)
         game = rec.new_game(events=False)
         if seat is not None and not 0 <= seat < game.n:
