@@ -598,8 +598,9 @@ _IN_VIEW = """() => { const pad = document.querySelector('#pad').getBoundingClie
     return bad; }"""
 
 
-@pytest.mark.parametrize("lang", ["en", "ta", "my"])
-@pytest.mark.parametrize("options", [None, {"scoring": "points"}])
+@pytest.mark.parametrize(
+    ("lang", "options"), [("en", None), ("ta", {"scoring": "points"}), ("my", None)]
+)
 def test_every_seat_and_the_announcement_in_view_on_a_small_phone(
     chromium: Any, server: Server, artifacts: Path, lang: str, options: dict[str, Any] | None
 ) -> None:
