@@ -97,3 +97,35 @@ def test_missing_sb3_gives_the_hint() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     ).stdout.strip()
     assert out.startswith("MissingExtra |") and out.endswith("pip install 'ono99[sb3]'"), out
+
+
+def test_a_trained_policy_exports_as_a_policy_file_that_plays_the_same(tmp_path: Path) -> None:
+    """``policy_from_sb3``: the exported network picks SB3's deterministic action in every
+    row, and the file plays as ``policy:PATH`` (R-TURN-1: legal actions only)."""
+    import torch
+
+    from ono99.bots import make_bot
+    from ono99.envs.sb3 import RELU_POLICY, policy_from_sb3
+    from ono99.game import Game
+
+    env = sb3_vec_env(rules="mattel2022", players=2, opponents="greedy", n_envs=8, seed=5)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0, device="cpu",
+        policy_kwargs={**RELU_POLICY, "activation_fn": torch.nn.ReLU},
+    )  # fmt: skip
+    model.learn(total_timesteps=128)
+    policy = policy_from_sb3(model, {"rules": "mattel2022", "players": 2})
+    obs = env.reset()
+    for _ in range(20):
+        masks = env.action_masks()
+        want, _ = model.predict(obs, action_masks=masks, deterministic=True)
+        np.testing.assert_array_equal(policy.act(obs, masks), want)
+        obs, *_ = env.step(want)
+    policy.save(tmp_path / "ppo.npz")
+    bot = make_bot(f"policy:{tmp_path / 'ppo.npz'}")
+    g = Game("mattel2022", 2, seed=3)
+    g.take_draws()
+    assert bot.act(g.view(g.to_move)) in g.legal_actions()
+    tanh = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=16, device="cpu")
+    with pytest.raises(ValueError, match="ReLU"):
+        policy_from_sb3(tanh, {})

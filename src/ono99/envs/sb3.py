@@ -43,12 +43,18 @@ except ImportError as e:
 
 from ono99.envs.encoding import observation_space
 from ono99.envs.fast_vec import Opponent, OpponentVecEnv
+from ono99.envs.policy import MLPPolicy
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.vec import VecStep
 from ono99.rules import Rules
 
-__all__ = ["SB3VecEnv", "sb3_vec_env"]
+__all__ = ["RELU_POLICY", "SB3VecEnv", "policy_from_sb3", "sb3_vec_env"]
+
+#: ``policy_kwargs`` for a MaskablePPO whose policy :func:`policy_from_sb3` can export: ReLU
+#: between the layers, as :class:`~ono99.envs.policy.MLPPolicy` evaluates them (SB3's
+#: default is tanh)
+RELU_POLICY: dict[str, Any] = {"net_arch": {"pi": [64, 64], "vf": [64, 64]}}
 
 Indices = None | int | Iterable[int]
 
@@ -146,3 +152,25 @@ class SB3VecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class: type, indices: Indices = None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
+
+
+def policy_from_sb3(model: Any, meta: dict[str, Any]) -> MLPPolicy:
+    """The policy network of a trained SB3 ``MaskablePPO`` (``MlpPolicy`` with
+    ``activation_fn=torch.nn.ReLU``, e.g. ``policy_kwargs={**RELU_POLICY, "activation_fn":
+    torch.nn.ReLU}``) as an :class:`MLPPolicy`: saved with ``.save(PATH)``, it plays as the
+    bot ``policy:PATH`` and as an ``OpponentVecEnv`` opponent, with NumPy only. ``meta``
+    is written into the file (at least ``rules`` and ``players``). Its action is the
+    legal action of highest logit, SB3's ``predict(..., deterministic=True)``."""
+    import torch
+
+    policy = model.policy
+    if not isinstance(policy.activation_fn(), torch.nn.ReLU):
+        raise ValueError("the policy must use ReLU (policy_kwargs activation_fn=torch.nn.ReLU)")
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linears.append(policy.action_net)
+    layers = [
+        (lin.weight.detach().cpu().numpy().T.copy(), lin.bias.detach().cpu().numpy().copy())
+        for lin in linears
+    ]
+    size = layers[0][0].shape[0]
+    return MLPPolicy(layers, np.ones(size, np.float32), {**meta, "obs_size": size})
