@@ -23,8 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from ono99.bench import run_bench
-from ono99.fast.bench import run_bench_fast
-from ono99.rules import make_rules
 
 #: (label, preset, players, options)
 SETTINGS: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -33,12 +31,6 @@ SETTINGS: list[tuple[str, str, int, dict[str, Any]]] = [
     ("classic1980 tokens, 3 players", "classic1980", 3, {}),
     ("classic1980 points, 3 players", "classic1980", 3, {"scoring": "points"}),
 ]
-ENGINES = {
-    "reference": run_bench,
-    "fast": lambda preset, players, seconds, options, seed: run_bench_fast(
-        make_rules(preset, options), players, seconds, seed
-    ),
-}
 
 
 def measure(seconds: float, reps: int, settings: list[int]) -> dict[str, Any]:
@@ -49,7 +41,7 @@ def measure(seconds: float, reps: int, settings: list[int]) -> dict[str, Any]:
         for rep in range(reps):
             order = ["reference", "fast"] if rep % 2 == 0 else ["fast", "reference"]
             for name in order:
-                r = ENGINES[name](preset, players, seconds, options, seed=rep)
+                r = run_bench(preset, players, seconds, options, seed=rep, engine=name)
                 runs[name].append(r["steps_per_s"])
                 print(f"{label}: {name} {r['steps_per_s']:,.0f} steps/s", file=sys.stderr)
         ref, fast = statistics.median(runs["reference"]), statistics.median(runs["fast"])

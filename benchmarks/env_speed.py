@@ -14,7 +14,7 @@ ratio to RLCard UNO (a markdown table, then one JSON object on the last line).
   by default); ``aec-reference`` / ``aec-fast``: ``aec_env(engine=...)``. PettingZoo's
   loop (``agent_iter``, ``last``, ``step``), the action drawn from the mask with
   ``random.Random``.
-- ``fast-engine``: ``ono99 bench --engine fast`` (``run_bench_fast``): the compiled loop,
+- ``fast-engine``: ``ono99 bench --engine fast`` (``run_bench(engine="fast")``): the compiled loop,
   no observations.
 - ``vec:B``: ``ono99.fast.vec.FastVecEnv`` with ``B`` games, actions from
   ``random_legal`` (compiled, one NumPy draw per row); a step is one decision.
@@ -96,11 +96,10 @@ def aec_runner(rules: str, players: int, engine: str | None) -> Runner:
 
 
 def fast_engine_runner(rules: str, players: int) -> Runner:
-    from ono99.fast.bench import run_bench_fast
-    from ono99.rules import make_rules
+    from ono99.bench import run_bench
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
-        r = run_bench_fast(make_rules(rules), players, seconds, seed)
+        r = run_bench(rules, players, seconds, seed=seed, engine="fast")
         return int(r["steps"]), float(r["seconds"])
 
     return run

@@ -1,7 +1,8 @@
 """Golden records and perft-like pinned numbers: any change in the rules shows up.
 
 The golden records in tests/golden/ replay to the final states checked in next to
-them (tests/golden/regenerate.py wrote both, after the games were checked by hand).
+them (tests/golden/regenerate.py wrote both, after the games were checked by hand), on
+the reference engine, the fast engine and the test oracle alike (one parametrised test).
 """
 
 from __future__ import annotations
@@ -9,12 +10,15 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ono99 import Game, load_record, make_rules, replay, state_json
+from ono99 import Game, load_record, make_rules, replay, state_json, to_record
+from oracle import Oracle
+from test_oracle import FIELDS as ORACLE_FIELDS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 RECORDS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -29,12 +33,57 @@ def test_golden_set_is_complete() -> None:
     assert presets == {"mattel2022", "classic1980", "gamerules"}
 
 
+def _on_reference(record: dict[str, Any]) -> dict[str, Any]:
+    return state_json(replay(load_record(json.dumps(record))))
+
+
+def _on_fast(record: dict[str, Any]) -> dict[str, Any]:
+    from ono99.fast.game import replay as replay_fast
+
+    return replay_fast(record).state_json()
+
+
+def _on_oracle(record: dict[str, Any]) -> dict[str, Any]:
+    """The oracle (tests/oracle.py, written from RULES.md alone) plays the record with the
+    complete deals the engine dealt, in lockstep with the engine (which gives it each
+    reshuffled order, R-TURN-3, and must agree after every move): its final state."""
+    from oracle import from_record
+    from test_oracle import Stats, compare_record
+
+    full = {**record, "deals": to_record(replay(record, events=False))["deals"]}
+    last: dict[str, Oracle] = {"oracle": from_record(full)}  # a record without moves
+
+    def keep(k: int, move: str, engine: Game, oracle: Oracle) -> None:
+        last["oracle"] = oracle
+
+    compare_record(full, Stats(), keep)
+    o = last["oracle"]
+    return {**o.state(), "discard": o.discard, "pending_draw": o.pending}
+
+
+#: each engine's final state of a record, and the fields of the R-REC state it knows (the
+#: oracle keeps no names, options or move count: the engines write those from the record)
+PLAYERS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], tuple[str, ...] | None]] = {
+    "reference": (_on_reference, None),
+    "fast": (_on_fast, None),
+    "oracle": (_on_oracle, (*ORACLE_FIELDS, "discard", "pending_draw")),
+}
+
+
+@pytest.mark.parametrize("engine", sorted(PLAYERS))
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
-def test_golden_record_replays_to_expected_state(path: Path) -> None:
-    """R-REC: a golden record replays to its checked-in final state."""
+def test_golden_playthrough(path: Path, engine: str) -> None:
+    """R-REC: every golden playthrough (checked by hand) ends at its checked-in final state
+    on the reference engine, on the fast engine and in the test oracle: the one set of
+    playthroughs all three are held to."""
+    record = json.loads(path.read_text(encoding="utf-8"))
     expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
-    game = replay(load_record(path.read_text(encoding="utf-8")))
-    assert state_json(game) == expected
+    final, fields = PLAYERS[engine]
+    got = final(record)
+    if fields is not None:
+        expected = {f: expected[f] for f in fields}
+        got = {f: got[f] for f in fields}
+    assert got == expected
 
 
 def test_golden_highlights() -> None:

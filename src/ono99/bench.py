@@ -1,16 +1,32 @@
-"""Random legal play at full speed: the engine's throughput (``ono99 bench``)."""
+"""Random legal play at full speed: the engines' throughput (``ono99 bench``).
+
+The one entry point for either engine, :func:`run_bench`: the reference engine's loop is
+here, the fast engine's compiled one in :mod:`ono99.fast.bench`; both play the very same
+games and return their counts, which :func:`bench_result` writes out (CONTRACTS.md).
+"""
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ono99.game import Game
 from ono99.rules import Rules, make_rules
 
-__all__ = ["run_bench", "bench_result"]
+__all__ = ["ENGINES", "run_bench", "bench_result"]
+
+#: (rules, players, seconds, seed, games) -> (games played, decision steps, seconds taken)
+Loop = Callable[[Rules, int, float, int, "int | None"], tuple[int, int, float]]
+
+
+def _fast_loop(
+    r: Rules, players: int, seconds: float, seed: int, games: int | None
+) -> tuple[int, int, float]:
+    from ono99.fast.bench import run_bench_fast  # MissingFast (one line) without numba
+
+    return run_bench_fast(r, players, seconds, seed, games)
 
 
 def run_bench(
@@ -20,16 +36,27 @@ def run_bench(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     games: int | None = None,
+    engine: str = "reference",
 ) -> dict[str, Any]:
     """Play uniformly random legal games for about ``seconds`` (or exactly ``games``
-    games); count games and steps.
+    games) on ``engine`` (``"reference"`` or ``"fast"``); count games and steps.
 
     A step is one decision applied (a card, ``99x4`` or ``draw``). No events and no
     observation encoding: this measures the rules engine alone. Game ``g`` is dealt
     from seed ``seed + g``; the fast engine plays the very same games
     (:mod:`ono99.fast.bench`).
     """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be 'reference' or 'fast', not {engine!r}")
     r = make_rules(rules, options)
+    played, steps, elapsed = ENGINES[engine](r, players, seconds, seed, games)
+    return bench_result(engine, r, players, played, steps, elapsed)
+
+
+def _reference_loop(
+    r: Rules, players: int, seconds: float, seed: int, games: int | None
+) -> tuple[int, int, float]:
+    """The reference engine's games of :func:`run_bench`."""
     rng = random.Random(seed)
     pick = rng.random  # faster than randrange; uniform over the legal actions
     played = steps = 0
@@ -47,7 +74,11 @@ def run_bench(
         played += 1
         if played == games or (games is None and clock() >= deadline):
             break
-    return bench_result("reference", r, players, played, steps, clock() - start)
+    return played, steps, clock() - start
+
+
+#: ``engine=``: each engine's loop over the same games
+ENGINES: dict[str, Loop] = {"reference": _reference_loop, "fast": _fast_loop}
 
 
 def bench_result(

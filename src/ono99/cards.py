@@ -24,6 +24,12 @@ __all__ = [
     "FOUR_99",
     "DRAW",
     "NUM_ACTIONS",
+    "NUM_CARDS",
+    "MAX_NUMBER",
+    "HAND_SIZE",
+    "FOUR_99_CARDS",
+    "MINUS_TEN",
+    "NINETY_NINE",
     "ACTION_CODES",
     "action_code",
     "parse_action",
@@ -52,14 +58,27 @@ class Card(IntEnum):
     NINETY_NINE = 15
 
 
+#: card types (the values of :class:`Card`, 0..15)
+NUM_CARDS = len(Card)
+#: the number cards are 0..MAX_NUMBER, each worth its face value
+MAX_NUMBER = int(Card.N10)
+#: R-SET-1: the cards dealt to each player (and the hand R-END-3 scores cards short of)
+HAND_SIZE = 4
+#: R-99-3: the ONO 99 cards discarded together (and the cards drawn for them)
+FOUR_99_CARDS = 4
+#: R-M10-1: what the Minus Ten card takes off the total
+MINUS_TEN = 10
+#: R-99-2: the total a 99 card sets (where it sets one)
+NINETY_NINE = 99
+
 #: An action is a card to play (0..15), :data:`FOUR_99` or :data:`DRAW`.
 Action = int
 
 #: R-99-3: discard four ONO 99 cards at once.
-FOUR_99: Action = 16
+FOUR_99: Action = NUM_CARDS
 #: R-DRAW-1: take the pending draw.
-DRAW: Action = 17
-NUM_ACTIONS = 18
+DRAW: Action = NUM_CARDS + 1
+NUM_ACTIONS = NUM_CARDS + 2
 
 ACTION_CODES: tuple[str, ...] = (
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",

@@ -30,63 +30,65 @@ class EngineGame(Protocol):
     """One game of ONO 99 on an engine: its setup, its public counters, every hand (the
     engine's side: a player's side is a view), the actions and the environments' step."""
 
-    # ------------------------------------------------------------------ setup
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def n(self) -> int: ...
-    @property
-    def names(self) -> list[str]: ...
-    @property
-    def seed(self) -> int | str: ...
-    @property
-    def dealer(self) -> int: ...
+    # What both engines keep as plain attributes (read here; nothing outside an engine
+    # writes them): the setup, then the public counters and seat lists.
+    rules: Rules
+    n: int
+    names: list[str]
+    seed: int | str
+    dealer: int
+    total: int
+    direction: int
+    plays_left: int
+    played_99: bool
+    round: int
+    reshuffles: int
+    n_active: int
+    alive: list[bool]
+    active: list[bool]
+    out: list[int]
+    round_out: list[int]
 
-    # ------------------------------------------------------------------ state
+    # What one engine or the other computes when asked.
     @property
-    def to_move(self) -> int | None: ...
+    def to_move(self) -> int | None:
+        """The seat that plays next, or None when the game is over."""
+
     @property
-    def owes_two(self) -> int | None: ...
+    def owes_two(self) -> int | None:
+        """R-P2-6: the seat that must play two cards, or None."""
+
     @property
-    def pending_draw(self) -> int | None: ...
+    def pending_draw(self) -> int | None:
+        """R-DRAW-1: the seat whose draw is pending, or None."""
+
     @property
-    def must_bust_play(self) -> bool: ...
+    def must_bust_play(self) -> bool:
+        """R-END-3: the legal actions are unsafe cards to throw."""
+
     @property
     def is_over(self) -> bool: ...
     @property
-    def winner(self) -> int | list[int] | None: ...
+    def winner(self) -> int | list[int] | None:
+        """The winning seat, the seats sharing a win, or None while playing."""
+
     @property
-    def total(self) -> int: ...
+    def hands(self) -> list[list[int]]:
+        """Every hand (the engine's side: a player sees a view)."""
+
     @property
-    def direction(self) -> int: ...
-    @property
-    def plays_left(self) -> int: ...
-    @property
-    def played_99(self) -> bool: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def reshuffles(self) -> int: ...
-    @property
-    def n_active(self) -> int: ...
-    @property
-    def alive(self) -> list[bool]: ...
-    @property
-    def active(self) -> list[bool]: ...
-    @property
-    def out(self) -> list[int]: ...
-    @property
-    def round_out(self) -> list[int]: ...
-    @property
-    def hands(self) -> list[list[int]]: ...
-    @property
-    def draw_pile(self) -> list[int]: ...
+    def draw_pile(self) -> list[int]:
+        """The draw pile, top card last."""
+
     @property
     def discard(self) -> list[int]: ...
     @property
-    def tokens(self) -> list[int] | None: ...
+    def tokens(self) -> list[int] | None:
+        """R-SET-4: each seat's tokens, or None (a mode without tokens)."""
+
     @property
-    def scores(self) -> list[int] | None: ...
+    def scores(self) -> list[int] | None:
+        """R-END-3: each seat's points, or None (a mode without points)."""
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self, seat: int | None = None) -> tuple[int, ...]:

@@ -11,9 +11,11 @@ ints, so compiled code reads them as constants.
 
 from __future__ import annotations
 
+from ono99 import cards
+
 __all__ = [
     "NUM_CARDS", "GLOBAL_FIELDS", "SEAT_FIELDS", "GLOBAL_AT", "DISCARD_AT", "LAID_AT",
-    "SEATS_AT", "PER_SEAT", "TOTAL_LOW", "SCORE_SLACK",
+    "SEATS_AT", "PER_SEAT", "TOTAL_LOW", "TOTAL_HIGH", "SCORE_SLACK",
     "TOTAL", "DIRECTION", "PLAYS_LEFT", "PLAYED_99", "BUST_MODE", "DRAW_PILE",
     "HAND_SIZE", "ALIVE", "ACTIVE", "TO_MOVE", "OWES_TWO", "PENDING_DRAW", "WINNER", "TOKENS",
     "SCORE",
@@ -21,7 +23,7 @@ __all__ = [
 
 #: card types 0..15 (``ono99.cards.Card``): the hand, the discard pile and the laid-down hands
 #: are counted per card type
-NUM_CARDS = 16
+NUM_CARDS = cards.NUM_CARDS
 #: the public counters, after the observer's hand
 GLOBAL_FIELDS = ("total", "direction", "plays_left", "played_99", "bust_mode", "draw_pile")
 #: the per-seat fields, in order, repeated for every seat (relative to the observer)
@@ -37,9 +39,10 @@ LAID_AT = DISCARD_AT + NUM_CARDS
 SEATS_AT = LAID_AT + NUM_CARDS
 PER_SEAT = len(SEAT_FIELDS)
 
-#: the total is clipped to [TOTAL_LOW, 99] (the 1980 decks let it go negative, R-M10-1;
-#: far below -100 has never been seen)
+#: the total is clipped to [TOTAL_LOW, TOTAL_HIGH] (the 1980 decks let it go negative,
+#: R-M10-1; far below -100 has never been seen)
 TOTAL_LOW = -990
+TOTAL_HIGH = cards.NINETY_NINE
 #: scores are clipped to target + SCORE_SLACK (a round adds far less, R-END-3)
 SCORE_SLACK = 1000
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ono99.cards import FOUR_99, Card
+from ono99.cards import FOUR_99, MAX_NUMBER, MINUS_TEN, NINETY_NINE, Card
 from ono99.rules import Rules
 
 __all__ = ["total_after", "is_safe", "is_escape", "Why", "why_illegal"]
@@ -32,20 +32,20 @@ _99 = int(Card.NINETY_NINE)
 
 def total_after(rules: Rules, total: int, card: int) -> int:
     """The running total after ``card`` is played on ``total`` (R-TURN-1, R-M10-1, R-99-2)."""
-    if card <= 10:
+    if card <= MAX_NUMBER:
         return total + card
     if card == _M10:
-        t = total - 10
+        t = total - MINUS_TEN
         return 0 if (t < 0 and rules.floor_zero) else t
     if card == _99 and rules.ninety_nine_sets:
-        return 99
+        return NINETY_NINE
     return total  # Reverse, Play 2, Hold, and the 99 of R-99-5 add 0
 
 
 def is_safe(rules: Rules, card: int, total: int, first_of_two: bool, played_99: bool) -> bool:
     """R-LIM-1, R-99, R-P2-3: may ``card`` be played as a safe card at ``total``?
     (``first_of_two``: the first of the two plays a Play 2 asks for.)"""
-    if card <= 10:
+    if card <= MAX_NUMBER:
         return total + card < rules.limit
     if card == _99:
         return rules.ninety_nine_sets or (

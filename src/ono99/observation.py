@@ -39,6 +39,7 @@ from ono99.layout import (
     TO_MOVE,
     TOKENS,
     TOTAL,
+    TOTAL_HIGH,
     TOTAL_LOW,
     WINNER,
 )
@@ -69,7 +70,7 @@ def observation_values(view: PlayerView) -> list[float]:
     for c in view.hand:
         out[c] += 1.0
     t = view.total
-    out[TOTAL] = 99.0 if t > 99 else (TOTAL_LOW if t < TOTAL_LOW else t)
+    out[TOTAL] = TOTAL_HIGH if t > TOTAL_HIGH else (TOTAL_LOW if t < TOTAL_LOW else t)
     out[DIRECTION] = view.direction
     out[PLAYS_LEFT] = view.plays_left
     out[PLAYED_99] = view.played_99

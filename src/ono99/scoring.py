@@ -23,12 +23,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ono99.cards import HAND_SIZE
 from ono99.i18n import N_
 
-__all__ = ["Scoring", "Elimination", "Tokens", "Points", "CARD_POINTS", "hand_points"]
+__all__ = [
+    "Scoring", "Elimination", "Tokens", "Points", "CARD_POINTS", "SHORT_CARD_POINTS",
+    "hand_points",
+]  # fmt: skip
 
 #: R-END-3 points for each card left in hand (index = card int).
 CARD_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 15, 15, 15, 20)
+#: R-END-3: points for each card a hand is short of HAND_SIZE
+SHORT_CARD_POINTS = 15
 
 
 def hand_points(hand: Sequence[int]) -> int:
@@ -37,7 +43,7 @@ def hand_points(hand: Sequence[int]) -> int:
     >>> hand_points([15, 13, 4, 5])  # 99, P2, 4, 5: the seed's worked example
     44
     """
-    return sum(CARD_POINTS[c] for c in hand) + 15 * max(0, 4 - len(hand))
+    return sum(CARD_POINTS[c] for c in hand) + SHORT_CARD_POINTS * max(0, HAND_SIZE - len(hand))
 
 
 @dataclass(frozen=True, slots=True)

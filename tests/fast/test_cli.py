@@ -15,8 +15,6 @@ import pytest
 
 from ono99.bench import run_bench
 from ono99.cli import main
-from ono99.fast.bench import run_bench_fast
-from ono99.rules import make_rules
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 RECORDS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -69,14 +67,12 @@ def test_bench_plays_the_reference_benchs_games(
     games and seed."""
     seed = 2**200 + 999  # the next seeds carry into more digits: 10**k - 1 boundaries too
     ref = run_bench(rules, players, options=options, seed=seed, games=60)
-    fast = run_bench_fast(make_rules(rules, options), players, 5.0, seed, games=60)
+    fast = run_bench(rules, players, options=options, seed=seed, games=60, engine="fast")
     assert fast["games"] == ref["games"] == 60
     assert fast["steps"] == ref["steps"] > 0
     nines = run_bench(rules, players, options=options, seed=9_999_990, games=20)
-    assert (
-        run_bench_fast(make_rules(rules, options), players, 5.0, 9_999_990, 20)["steps"]
-        == (nines["steps"])
-    )
+    fast = run_bench(rules, players, options=options, seed=9_999_990, games=20, engine="fast")
+    assert fast["steps"] == nines["steps"]
 
 
 def test_bench_fast_json() -> None:

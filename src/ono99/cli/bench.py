@@ -41,14 +41,7 @@ def bench(
     check_engine(engine)
     check_range("--seconds", seconds, 0.01, MAX_SECONDS)
     check_seed_option(seed)
-    if engine == "fast":
-        from ono99.fast.bench import run_bench_fast
-        from ono99.rules import make_rules
-
-        r = make_rules(rules, parse_options(option))
-        result = run_bench_fast(r, players, seconds, seed)
-    else:
-        result = run_bench(rules, players, seconds, parse_options(option), seed)
+    result = run_bench(rules, players, seconds, parse_options(option), seed, engine=engine)
     if as_json:
         print(json.dumps(result))
     else:

@@ -28,7 +28,21 @@ import numpy.typing as npt
 from numba import njit
 from numba.extending import intrinsic
 
+from ono99.cards import DRAW as _DRAW
+from ono99.cards import FOUR_99 as _FOUR_99
+from ono99.cards import (
+    FOUR_99_CARDS,
+    HAND_SIZE,
+    MAX_NUMBER,
+    MINUS_TEN,
+    NINETY_NINE,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    Card,
+)
 from ono99.fast.rng import DEAL, RESHUFFLE, seed_for, shuffle_seeded
+from ono99.rules import PRESETS, make_rules
+from ono99.scoring import CARD_POINTS, SHORT_CARD_POINTS, Points
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
@@ -38,20 +52,30 @@ F64 = npt.NDArray[np.float64]
 I8 = npt.NDArray[np.int8]
 B8 = npt.NDArray[np.bool_]
 
-# Sizes: the presets' limits (8 players, 112 cards); hands never hold more than four
-# cards (one drawn per card played), the capacity leaves room for a four-99 discard.
-MAXP = 8
-HAND_CAP = 8
-PILE_CAP = 112
-N_ACTIONS = 18
-FOUR_99 = 16
-DRAW = 17
+# Every constant of the rules comes from ono99.cards, ono99.scoring and ono99.rules, read
+# once at import: plain ints (and one tuple) that Numba compiles in as literals, so the
+# kernel runs as fast as with the numbers written out.
+# Sizes: the presets' limits (the most players, the largest deck); hands never hold more
+# than HAND_SIZE cards (one drawn per card played), the capacity leaves room for a
+# four-99 discard.
+MAXP = max(make_rules(p).max_players for p in PRESETS)
+HAND_CAP = 2 * HAND_SIZE
+PILE_CAP = max(make_rules(p).deck_size for p in PRESETS)
+N_ACTIONS = NUM_ACTIONS
+FOUR_99 = _FOUR_99
+DRAW = _DRAW
+N_CARDS = NUM_CARDS
 
-_M10, _REV, _P2, _HOLD, _99 = 11, 12, 13, 14, 15
-_NUMBERS = (1 << 11) - 1
+_M10, _REV, _P2, _HOLD, _99 = (int(c) for c in (Card.MINUS10, Card.REVERSE, Card.PLAY2,
+                                                 Card.HOLD, Card.NINETY_NINE))  # fmt: skip
+_NUMBERS = (1 << (MAX_NUMBER + 1)) - 1
 _SPECIALS = (1 << _M10) | (1 << _REV) | (1 << _P2) | (1 << _HOLD)
 _P2_BIT = 1 << _P2
 _99_BIT = 1 << _99
+#: R-END-3 scoring: the points of the 99 and of the other special cards left in hand
+_99_POINTS = CARD_POINTS[_99]
+_SPECIAL_POINTS = CARD_POINTS[_M10]
+_OUT_OF_ROUND = Points.OUT_OF_ROUND
 
 # --- the rules vector
 C_LIMIT = 0  # R-LIM-1: safe when the total after the card is below this
@@ -67,8 +91,8 @@ C_LOWEST = 9  # R-END-3: points_mode "lowest"
 C_DRAWPEN = 10  # R-DRAW-1
 C_TOKENS = 11  # R-SET-4
 C_DECK_SIZE = 12
-C_DECK = 16  # 16 counts, index = card
-C_LEN = 32
+C_DECK = 16  # N_CARDS counts, index = card
+C_LEN = C_DECK + NUM_CARDS
 
 ELIMINATION, TOKENS, POINTS = 0, 1, 2
 
@@ -209,7 +233,7 @@ def compute_legal(st: I64, cfg: I64) -> None:
         if c == _99:
             n99 += 1
     room = cfg[C_LIMIT] - st[S_TOTAL]  # a number card v is safe when v < room (R-LIM-1)
-    if room > 10:
+    if room > MAX_NUMBER:
         ok = _NUMBERS
     elif room > 0:
         ok = (1 << room) - 1
@@ -223,11 +247,11 @@ def compute_legal(st: I64, cfg: I64) -> None:
         ok |= _99_BIT  # R-99-2, R-99-5 (Python's % on negative totals: -10 % 10 == 0)
     mask = held & ok
     n = 0
-    for c in range(16):
+    for c in range(N_CARDS):
         if mask >> c & 1:
             st[O_LEGAL + n] = c
             n += 1
-    if cfg[C_FOUR99] != 0 and n99 >= 4:
+    if cfg[C_FOUR99] != 0 and n99 >= FOUR_99_CARDS:
         st[O_LEGAL + n] = FOUR_99  # R-99-3
         n += 1
     if st[S_PENDING] == p:
@@ -237,7 +261,7 @@ def compute_legal(st: I64, cfg: I64) -> None:
     if n == 0 and cfg[C_MODE] == POINTS:
         # R-END-3: an unsafe card must be thrown (never a 99, never a Double Play first)
         mask = held & _NUMBERS
-        for c in range(11):
+        for c in range(MAX_NUMBER + 1):
             if mask >> c & 1:
                 st[O_LEGAL + n] = c
                 n += 1
@@ -314,14 +338,14 @@ def start_round(
     rnd = st[S_ROUND]
     idx = rnd - 1
     m = 0  # the deck in card order, as deck_list()
-    for c in range(16):
+    for c in range(N_CARDS):
         for _ in range(cfg[C_DECK + c]):
             deck[m] = c
             m += 1
     seed_for(prefix, len(prefix), DEAL, rnd, buf, mt)
     if idx < gd_hands.shape[0]:
         for s in range(n):
-            want = 4 if st[O_ALIVE + s] != 0 else 0
+            want = HAND_SIZE if st[O_ALIVE + s] != 0 else 0
             if gd_hlen[idx, s] != want:
                 st[S_ERROR] = ERR_DEAL_SIZE
                 st[S_ERROR_SEAT] = s
@@ -349,10 +373,10 @@ def start_round(
         shuffle_seeded(mt, deck, m)
         for s in range(n):
             if st[O_ALIVE + s] != 0:
-                for i in range(4):  # deck[-4:][::-1]
+                for i in range(HAND_SIZE):  # deck[-4:][::-1]
                     st[O_HANDS + s * HAND_CAP + i] = deck[m - 1 - i]
-                st[O_HAND_LEN + s] = 4
-                m -= 4
+                st[O_HAND_LEN + s] = HAND_SIZE
+                m -= HAND_SIZE
             else:
                 st[O_HAND_LEN + s] = 0
         for i in range(m):
@@ -386,14 +410,15 @@ def _deck_remove(deck: I64, m: int, card: int) -> int:
 
 @njit(cache=True)
 def _hand_points(st: I64, s: int) -> int:
-    """R-END-3: card values (99: 20, specials: 15) plus 15 per card short of four."""
+    """R-END-3: card values (``CARD_POINTS``) plus ``SHORT_CARD_POINTS`` per card short of
+    ``HAND_SIZE``."""
     k = st[O_HAND_LEN + s]
     pts = 0
     for i in range(k):
         c = st[O_HANDS + s * HAND_CAP + i]
-        pts += c if c <= 10 else (20 if c == _99 else 15)
-    if k < 4:
-        pts += 15 * (4 - k)
+        pts += c if c <= MAX_NUMBER else (_99_POINTS if c == _99 else _SPECIAL_POINTS)
+    if k < HAND_SIZE:
+        pts += SHORT_CARD_POINTS * (HAND_SIZE - k)
     return pts
 
 
@@ -427,7 +452,7 @@ def _end_points_round(st: I64, cfg: I64) -> int:
             for i in range(st[S_N_ROUND_OUT]):
                 if st[O_ROUND_OUT + i] == s:
                     out_of_round = True
-            st[O_SCORES + s] += _hand_points(st, s) + (25 if out_of_round else 0)
+            st[O_SCORES + s] += _hand_points(st, s) + (_OUT_OF_ROUND if out_of_round else 0)
     st[S_PENDING] = -1  # R-DRAW-2: a draw pending at the round's end is not made
     first_out = st[O_ROUND_OUT]
     target = cfg[C_TARGET]
@@ -590,10 +615,10 @@ def apply(
     st[S_PENDING] = -1  # R-DRAW-1: a card played before the draw: the draw is lost
     starter = -1
     if action == FOUR_99:  # R-99-3
-        for _ in range(4):
+        for _ in range(FOUR_99_CARDS):
             hand_remove(st, p, _99)
             _discard(st, _99)
-        _draw(st, p, 4, prefix, mt, buf)
+        _draw(st, p, FOUR_99_CARDS, prefix, mt, buf)
         if st[S_PLAYS_LEFT] == 2:
             st[S_PLAYS_LEFT] = 1
         else:
@@ -675,14 +700,14 @@ def _play_card(st: I64, cfg: I64, p: int, c: int) -> None:
     st[O_DISCARD + m] = c
     st[S_N_DISCARD] = m + 1
     total = st[S_TOTAL]
-    if c <= 10:
+    if c <= MAX_NUMBER:
         total += c
     elif c == _M10:  # R-M10-1
-        total -= 10
+        total -= MINUS_TEN
         if total < 0 and cfg[C_FLOOR0] != 0:
             total = 0
     elif c == _99 and cfg[C_99SETS] != 0:
-        total = 99  # R-99-2
+        total = NINETY_NINE  # R-99-2
     st[S_TOTAL] = total
     if c == _REV:
         if st[S_N_ACTIVE] > 2:  # R-REV-2: with two players Reverse is a Hold

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ono99.board import table_text
-from ono99.cards import DRAW, parse_action
+from ono99.cards import DRAW, HAND_SIZE, parse_action
 from ono99.errors import IllegalAction, RecordError
 from ono99.fast import core as k
 from ono99.fast import obs as fast_obs
@@ -59,7 +59,7 @@ def rules_vector(rules: Rules) -> _Array:
         cfg[k.C_MODE] = k.ELIMINATION
     cfg[k.C_DRAWPEN] = rules.draw_penalty
     cfg[k.C_DECK_SIZE] = rules.deck_size
-    cfg[k.C_DECK : k.C_DECK + 16] = rules.deck
+    cfg[k.C_DECK : k.C_DECK + k.N_CARDS] = rules.deck
     return cfg
 
 
@@ -80,7 +80,7 @@ def _given_deals(rules: Rules, n: int, deals: Sequence[Any]) -> tuple[_Array, ..
 
     parsed: list[Deal] = [parse_deal(rules, n, i, d) for i, d in enumerate(deals)]
     r = len(parsed)
-    hands = np.zeros((r, k.MAXP, 4), np.int64)
+    hands = np.zeros((r, k.MAXP, HAND_SIZE), np.int64)
     hlen = np.zeros((r, k.MAXP), np.int64)
     draw = np.zeros((r, k.PILE_CAP), np.int64)
     dlen = np.zeros(r, np.int64)
@@ -94,7 +94,7 @@ def _given_deals(rules: Rules, n: int, deals: Sequence[Any]) -> tuple[_Array, ..
 
 
 NO_DEALS = (
-    np.zeros((0, k.MAXP, 4), np.int64),
+    np.zeros((0, k.MAXP, HAND_SIZE), np.int64),
     np.zeros((0, k.MAXP), np.int64),
     np.zeros((0, k.PILE_CAP), np.int64),
     np.zeros(0, np.int64),

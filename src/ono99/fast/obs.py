@@ -33,6 +33,7 @@ DISCARD_AT = L.DISCARD_AT
 OBS_SEATS_AT = L.SEATS_AT
 OBS_PER_SEAT = L.PER_SEAT
 _TOTAL_LOW = float(L.TOTAL_LOW)
+_TOTAL_HIGH = float(L.TOTAL_HIGH)
 
 
 @njit(cache=True)
@@ -51,7 +52,7 @@ def encode_row(st: I64, cfg: I64, seat: int, obs: F32, r: int, discard: bool = T
     base = k.O_HANDS + seat * k.HAND_CAP
     for i in range(st[k.O_HAND_LEN + seat]):
         obs[r, st[base + i]] += 1.0
-    obs[r, L.TOTAL] = max(_TOTAL_LOW, min(99.0, float(st[k.S_TOTAL])))
+    obs[r, L.TOTAL] = max(_TOTAL_LOW, min(_TOTAL_HIGH, float(st[k.S_TOTAL])))
     obs[r, L.DIRECTION] = st[k.S_DIR]
     obs[r, L.PLAYS_LEFT] = st[k.S_PLAYS_LEFT]
     obs[r, L.PLAYED_99] = st[k.S_PLAYED99]

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ono99.cards import FOUR_99_CARDS, NUM_CARDS, Card
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
 from ono99.fast.core import B8, F32, I8, I64, U8, U32
@@ -62,8 +63,8 @@ __all__ = [
 ]
 
 _DIGITS = 96  # decimal digits of a seed: 2**256 has 78
-_CARDS = 16  # card types (ono99.envs.encoding.NUM_CARDS)
-_C99 = 15
+_CARDS = NUM_CARDS  # card types
+_C99 = int(Card.NINETY_NINE)
 
 
 class VecStep(NamedTuple):
@@ -132,7 +133,7 @@ def record_play(
             for c in range(_CARDS):
                 played[b, s, c] = 0.0
     elif action == k.FOUR_99:
-        played[b, seat, _C99] += 4.0  # R-99-3: four ONO 99 cards
+        played[b, seat, _C99] += FOUR_99_CARDS  # R-99-3: four ONO 99 cards
     elif action < _CARDS:
         played[b, seat, action] += 1.0
 
