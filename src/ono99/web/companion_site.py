@@ -56,7 +56,7 @@ PYODIDE_ENV = "ONO99_PYODIDE"
 STATIC = Path(__file__).parent / "static"
 PACKAGE = Path(ono99.__file__).parent
 #: the page's files besides its JavaScript modules (all of static/js/ the page imports)
-_SHELL = ("style.css", "companion.css", "companion.webmanifest", "companion-icon.svg")
+_SHELL = ("style.css", "cards.css", "companion.css", "companion.webmanifest", "companion-icon.svg")
 #: a folder written by write_site holds this file (so that it may be written again)
 _MARK = "companion-site.json"
 

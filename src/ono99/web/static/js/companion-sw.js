@@ -8,7 +8,7 @@
 const SHELL_CACHE = "ono99-companion-v2";
 const PYODIDE_CACHE = "ono99-pyodide-";
 const BASE = new URL("./", self.location.href).href;
-const SHELL = ["static/style.css", "static/companion.css", "static/companion.webmanifest",
+const SHELL = ["static/style.css", "static/cards.css", "static/companion.css", "static/companion.webmanifest",
   "static/companion-icon.svg", "companion-site.json"];
 
 async function siteConfig() {

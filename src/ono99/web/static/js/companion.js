@@ -4,6 +4,7 @@
 // shows its state, passes the taps on and speaks the announcements. No rules here.
 // Hooks (CONTRACTS.md "Companion"): [data-card], [data-action=bust|undo|redo], and
 // <main data-state> holding the public state after every tap.
+import { cardFace, cardSpec } from "./cards.js";
 import { $, fill, h, show } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setCatalogUrl, setLanguage, t } from "./i18n.js";
 import { follow } from "./companion-live.js";
@@ -827,10 +828,14 @@ function renderPad(s) {
     fill(pad, codes.map((code) => {
       const number = /^\d+$/.test(code);
       const label = number ? formatNumber(Number(code), currentLanguage()) : cardName(code, s.rules);
+      // the table's card faces (cards.js): the colour of the card's kind (the names of the
+      // specials need the button's whole width in Tamil or Kannada; 99x4's has room for
+      // the drawn face beside it)
+      const kind = cardSpec(code).kind;
       return h("button", {
-        type: "button", class: number ? null : (code === "99x4" ? "special wide" : "special"),
+        type: "button", class: `pad-card cf-${kind}${number ? "" : (code === "99x4" ? " special wide" : " special")}`,
         dataset: { card: code }, "aria-label": cardName(code, s.rules), onclick: () => padTap(code),
-      }, label);
+      }, code === "99x4" ? cardFace(code) : null, h("span", { class: "label", text: label }));
     }));
   }
   // R-DRAW-1: the draw button has its place for the whole game (off while no draw is due)
