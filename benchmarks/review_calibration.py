@@ -11,8 +11,8 @@ largest gap of a bin with at least ``--min-bin`` positions, and the logistic fit
 value (a slope of 1 and an intercept of 0 are calibrated).
 
 The values assume the heuristic plays every seat from the position on; the mix should hold bots
-about as strong (greedy, heuristic and hard are within a few per cent of each other in
-mattel2022, docs/strength.md). Several positions of one game share its outcome: the intervals
+about as strong (greedy and heuristic are within 2 % of each other in 2-player mattel2022,
+docs/strength.md). Several positions of one game share its outcome: the intervals
 treat them as independent, so they are a little narrow.
 
 Usage::
@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rules", default="mattel2022")
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--bots", default="greedy,heuristic,hard")
+    ap.add_argument("--bots", default="greedy,heuristic")
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--per-game", type=int, default=4)
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bins", type=int, default=10)
     ap.add_argument("--min-bin", type=int, default=50)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--rows", type=Path, help="append each game's positions here (JSON lines)")
+    ap.add_argument("--from-rows", type=Path, help="summarize the positions of this file only")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--chart", type=Path)
     args = ap.parse_args(argv)
@@ -190,12 +192,18 @@ def main(argv: list[str] | None = None) -> int:
             for i in range(args.games)]  # fmt: skip
     start = time.perf_counter()
     cpu = time.process_time()
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            parts = list(pool.map(_game, jobs, chunksize=4))
+    rows: list[dict[str, Any]] = []
+    if args.from_rows:
+        rows = [json.loads(line) for line in args.from_rows.read_text().splitlines() if line]
     else:
-        parts = [_game(j) for j in jobs]
-    rows = [r for part in parts for r in part]
+        pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+        for part in pool.map(_game, jobs, chunksize=1) if pool else map(_game, jobs):
+            rows += part
+            if args.rows:
+                with args.rows.open("a") as f:
+                    f.writelines(json.dumps(r) + "\n" for r in part)
+        if pool:
+            pool.shutdown()
     summary = summarize(rows, args.bins, args.min_bin)
     by_bot = {b: summarize([r for r in rows if r["bot"] == b], args.bins, args.min_bin)
               for b in mix}  # fmt: skip

@@ -5,7 +5,9 @@ charged more win chance lost than the heuristic (docs/review.md)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -277,3 +279,22 @@ def test_random_loses_more_win_chance_than_the_heuristic() -> None:
     finally:
         compiled.FAST_ROLLOUTS = saved
     assert lost["random"] > 1.5 * lost["heuristic"], lost
+
+
+def test_review_values_a_play_made_while_a_draw_is_pending() -> None:
+    """R-DRAW-1: under the draw penalty the next player may play while another seat's draw
+    is pending; that play is a decision like any other, with every legal card valued."""
+    path = Path(__file__).resolve().parent / "golden" / "points_draw_penalty.json"
+    record = parse_record(json.loads(path.read_text()))
+    game = record.new_game(events=False)
+    raced = []
+    for i, move in enumerate(record.moves):
+        p = game.to_move
+        if game.pending_draw not in (None, p) and len(game.legal_actions(p)) > 1:
+            raced.append(i)
+        game.apply(move)
+    assert raced
+    review = review_game(record, samples=2, seed=1)
+    moves = {d.move: d for d in review.decisions}
+    for i in raced:
+        assert len(moves[i].values.options) > 1

@@ -219,11 +219,9 @@ class Evaluator:
     ) -> None:
         self.view = view
         self.seed = seed
-        deciding = (
-            not as_it_stands
-            and view.to_move == view.seat
-            and view.pending_draw in (None, view.seat)
-        )
+        # (under the draw penalty the seat to move may play while another seat's draw is
+        # pending, R-DRAW-1: that is a decision too)
+        deciding = not as_it_stands and view.to_move == view.seat
         self.actions: tuple[int, ...] = view.legal if deciding and view.legal else ()
         self._plays: list[int | None] = list(self.actions) or [None]
         self._rng = _stream(seed, view)
