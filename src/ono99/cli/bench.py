@@ -25,12 +25,7 @@ def bench(
     seconds: Annotated[
         float, typer.Option("--seconds", help=_("How long to run (0.01 to 3600 seconds)."))
     ] = 5.0,
-    engine: Annotated[
-        str,
-        typer.Option(
-            "--engine", help=_("reference, or fast (compiled: pip install 'ono99[fast]').")
-        ),
-    ] = "reference",
+    engine: params.Engine = "reference",
     option: Annotated[
         list[str] | None, typer.Option("--option", help=_("Rule option key=value."))
     ] = None,

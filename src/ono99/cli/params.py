@@ -13,7 +13,9 @@ import typer
 
 from ono99.i18n import _
 
-__all__ = ["Rules", "Players", "Games", "Bots", "RuleOptions", "Backend", "Workers", "Json"]
+__all__ = [
+    "Rules", "Players", "Games", "Bots", "RuleOptions", "Backend", "Workers", "Json", "Engine",
+]  # fmt: skip
 
 Rules = Annotated[
     str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
@@ -43,3 +45,8 @@ Workers = Annotated[
     int | None, typer.Option("--workers", help=_("Worker processes (default: all CPU cores)."))
 ]
 Json = Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))]
+#: ``--engine`` of the subcommands that run on either engine (``bench``, ``replay``)
+Engine = Annotated[
+    str,
+    typer.Option("--engine", help=_("reference, or fast (compiled: pip install 'ono99[fast]').")),
+]

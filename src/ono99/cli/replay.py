@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ono99.cli import params
 from ono99.cli.base import app, fail, use_language
 from ono99.cli.options import check_engine
 from ono99.errors import Ono99Error, RecordError, RulesError
@@ -80,13 +81,7 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help=_("Print the final state as JSON."))
     ] = False,
-    engine: Annotated[
-        str,
-        typer.Option(
-            "--engine",
-            help=_("reference, or fast (compiled: pip install 'ono99[fast]')."),
-        ),
-    ] = "reference",
+    engine: params.Engine = "reference",
     lang: Annotated[
         str | None, typer.Option("--lang", help=_("Language of the narration."))
     ] = None,

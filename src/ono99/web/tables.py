@@ -420,22 +420,28 @@ class Table:
         seat = conn.seat
         if seat is None:
             raise WebError(403, N_("spectators cannot ask for hints"))
-        if self.game is None:
-            raise WebError(409, N_("the game has not started"))
-        if msg.version != self.version:
-            raise WebError(
-                409,
-                N_("stale version {version}: the table is at version {current}"),
-                version=msg.version,
-                current=self.version,
-            )
-        if self.game.is_over:
+        game = self._started_at(msg.version)
+        if game.is_over:
             raise WebError(409, N_("the game is over"))
-        if seat not in self.game.acting() or len(self.game.legal_actions(seat)) < 2:
+        if seat not in game.acting() or len(game.legal_actions(seat)) < 2:
             raise WebError(409, N_("a hint is given on your turn, when you have a choice"))
         if seat in self._hinting:
             raise WebError(429, N_("a hint is on its way"))
-        return self.game.view(seat)
+        return game.view(seat)
+
+    def _started_at(self, version: int) -> Game:
+        """The game, for a message sent at table ``version``: a 409 if the game has not
+        started or the table has moved on since."""
+        if self.game is None:
+            raise WebError(409, N_("the game has not started"))
+        if version != self.version:
+            raise WebError(
+                409,
+                N_("stale version {version}: the table is at version {current}"),
+                version=version,
+                current=self.version,
+            )
+        return self.game
 
     def _error(self, text: str, msg_id: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "error", "error": text, "version": self.version}
@@ -447,21 +453,13 @@ class Table:
         seat = conn.seat
         if seat is None:
             raise WebError(403, N_("spectators cannot play"))
-        if self.game is None:
-            raise WebError(409, N_("the game has not started"))
-        if msg.version != self.version:
-            raise WebError(
-                409,
-                N_("stale version {version}: the table is at version {current}"),
-                version=msg.version,
-                current=self.version,
-            )
+        game = self._started_at(msg.version)
         action = parse_action(msg.move)
-        if self.game.is_over:
+        if game.is_over:
             raise WebError(409, N_("the game is over"))
         if seat in self.away:
             raise WebError(409, N_("a bot is playing for you; reconnect to take your seat back"))
-        acting = self.game.acting()
+        acting = game.acting()
         if seat not in acting:
             raise WebError(409, N_("it is not your turn"))
         return action
