@@ -168,7 +168,7 @@ def test_a_rematch_gets_a_fresh_secret_seed(server: Server) -> None:
 
 def test_head_of_the_pages_is_200(server: Server) -> None:
     """``HEAD /`` answered 405; it answers as GET does, headers only."""
-    for path in ("/", "/t/ABCDEF", "/static/style.css"):
+    for path in ("/", "/t/ABCDEF", "/static/style.css", "/companion"):
         head, get = httpx.head(server.url + path), httpx.get(server.url + path)
         assert head.status_code == get.status_code == 200, path
         assert head.content == b"" and get.content

@@ -351,7 +351,7 @@ def make_router(
                 if await reload(g):
                     tell(g)
 
-    @router.get("/companion", include_in_schema=False)
+    @router.api_route("/companion", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> Response:
         f = STATIC / "companion.html"
         if f.is_file():
