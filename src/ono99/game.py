@@ -590,8 +590,8 @@ class Game:
         got = 0
         for _ in range(count):
             if not pile:
-                if not self.discard:
-                    break  # R-TURN-3: both piles empty; play on short
+                if not self.discard or not self.rules.reshuffle:
+                    break  # R-TURN-3: both piles empty (mini: never reshuffled); play on short
                 self._reshuffle()
                 pile = self.draw_pile
             hand.append(pile.pop())
@@ -834,10 +834,11 @@ class Game:
         else:
             _shuffle(rng, deck)
             hands = []
+            size = r.hand_size
             for s in range(self.n):
                 if self.alive[s]:
-                    hands.append(deck[-4:][::-1])
-                    del deck[-4:]
+                    hands.append(deck[-size:][::-1])
+                    del deck[-size:]
                 else:
                     hands.append([])
             pile = deck
@@ -849,7 +850,7 @@ class Game:
         remove its cards from ``deck``."""
         hands, draw = deal
         for s, hand in enumerate(hands):
-            want = 4 if self.alive[s] else 0
+            want = self.rules.hand_size if self.alive[s] else 0
             if len(hand) != want:
                 raise RecordError(
                     N_("deal for round {round}: seat {seat} must get {want} cards, not {count}")

@@ -30,10 +30,10 @@ def card_name(card: int, rules: Rules) -> str:
     if card == Card.REVERSE:
         return _("Reverse")
     if card == Card.PLAY2:
-        return _("Play 2") if rules.preset == "mattel2022" else _("Double Play")
+        return _("Play 2") if rules.play2_first_ok else _("Double Play")
     if card == Card.HOLD:
         return _("Hold")
-    return _("ONO 99") if rules.preset == "mattel2022" else _("O'NO 99")
+    return _("ONO 99") if rules.four_99 else _("O'NO 99")
 
 
 @functools.cache

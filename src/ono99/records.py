@@ -86,7 +86,7 @@ class ParsedRecord:
 
 
 def parse_deal(rules: Rules, players: int, index: int, deal: Any) -> Deal:
-    """Validate the deal of round ``index + 1`` on its own (R-REC): a hand (4 cards, or
+    """Validate the deal of round ``index + 1`` on its own (R-REC): a hand (4 cards, mini 2, or
     none for a seat already out) for every one of ``players`` seats, cards as ints or
     codes, every card from the preset's deck and no more copies than it holds. Returns
     it as card ints. (Whether its empty hands are the seats really out is checked when
@@ -109,10 +109,10 @@ def parse_deal(rules: Rules, players: int, index: int, deal: Any) -> Deal:
             round=rnd, hands=len(hands), players=players,
         )  # fmt: skip
     for s, hand in enumerate(hands):
-        if len(hand) not in (0, 4):
+        if len(hand) not in (0, rules.hand_size):
             raise RecordError(
-                N_("deal for round {round}: seat {seat} must get 4 cards (or none), not {count}"),
-                round=rnd, seat=s, count=len(hand),
+                N_("deal for round {round}: seat {seat} must get {want} cards (or none), not {count}"),
+                round=rnd, seat=s, want=rules.hand_size, count=len(hand),
             )  # fmt: skip
     counts = list(rules.deck)
     parsed: list[list[int]] = []

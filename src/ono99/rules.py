@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ono99.cards import Card
+from ono99.cards import HAND_SIZE, Card
 from ono99.errors import RulesError
 from ono99.i18n import N_
 from ono99.scoring import Elimination, Points, Scoring, Tokens
@@ -26,12 +26,13 @@ from ono99.termsafe import short_repr
 __all__ = ["Rules", "make_rules", "PRESETS", "deck_list", "OPTIONS", "CHOICES", "POINTS_OPTIONS",
            "option_defaults"]  # fmt: skip
 
-PRESETS = ("mattel2022", "classic1980", "gamerules")
+PRESETS = ("mattel2022", "classic1980", "gamerules", "mini")
 #: R-SET-6: the options each preset takes, in the order a form shows them
 OPTIONS: dict[str, tuple[str, ...]] = {
     "mattel2022": (),
     "classic1980": ("scoring", "target", "points_mode", "zero_ending_99", "draw_penalty"),
     "gamerules": ("draw_penalty",),
+    "mini": (),
 }
 #: the values an option of fixed choices takes, the default first (R-SET-6)
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -46,6 +47,12 @@ TARGET_LIMIT = 1_000_000
 # Card counts indexed by card int (0..15).
 _DECK_2022 = (8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 10, 10, 10, 10, 0, 10)
 _DECK_1980 = (0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 10, 4, 6, 2, 4, 4)
+#: the research variant ``mini`` (docs/rules.md "The research variant mini"): sized by
+#: measuring the game tree (docs/mini.md) so that exact CFR and best response solve it
+_DECK_MINI = (0, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0)
+#: mini's limit and hand size: a card is safe while the total stays below 10
+MINI_LIMIT = 10
+MINI_HAND = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +83,11 @@ class Rules:
     #: what a bust costs and how the game is won (R-END): one policy object per mode
     scoring: Scoring
     draw_penalty: bool
+    #: R-SET-1: cards dealt to each player (mini: fewer)
+    hand_size: int = HAND_SIZE
+    #: R-TURN-3: an empty draw pile is refilled from the discard pile; mini: never, the
+    #: players play on without drawing (so every game of it ends within the deck)
+    reshuffle: bool = True
 
     @property
     def mode(self) -> str:
@@ -91,6 +103,12 @@ class Rules:
     def points_mode(self) -> str:
         """What the points target does ("elimination" or "lowest"), "" outside points scoring."""
         return self.scoring.end if isinstance(self.scoring, Points) else ""
+
+    @property
+    def standard_deal(self) -> bool:
+        """Four cards a hand and an empty draw pile refilled from the discard pile: every
+        preset but ``mini``, and the only shape the fast engine (:mod:`ono99.fast`) plays."""
+        return self.hand_size == HAND_SIZE and self.reshuffle
 
     @property
     def deck_size(self) -> int:
@@ -170,12 +188,14 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
             N_("unknown rules preset {preset} (choose {choices})"),
             preset=_shown(preset), choices=", ".join(PRESETS),
         )  # fmt: skip
-    if preset == "mattel2022":
+    if preset in ("mattel2022", "mini"):
         if opts:
             raise RulesError(
                 N_("{preset} takes no options (got {options})"),
                 preset=preset, options=", ".join(map(repr, opts)),
             )  # fmt: skip
+        if preset == "mini":
+            return _mini()
         return Rules(
             preset=preset, options={}, min_players=2, max_players=6, deck=_DECK_2022,
             limit=99, floor_zero=True, four_99=True, ninety_nine_sets=False,
@@ -229,6 +249,19 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
         answers=frozenset((Card.REVERSE, Card.HOLD)), play2_first_ok=False,
         scoring=Points(target, points_mode) if scoring == "points" else Tokens(),
         draw_penalty=draw_penalty,
+    )  # fmt: skip
+
+
+def _mini() -> Rules:
+    """The research variant: ONO 99's 2022 mechanics (elimination, the floor at 0, Play 2
+    answered by Play 2 or Reverse) on a small deck with a small limit and hand, never
+    reshuffled: small enough for OpenSpiel's exact algorithms (docs/mini.md)."""
+    return Rules(
+        preset="mini", options={}, min_players=2, max_players=3, deck=_DECK_MINI,
+        limit=MINI_LIMIT, floor_zero=True, four_99=False, ninety_nine_sets=False,
+        zero_ending_99=False, answers=frozenset((Card.REVERSE, Card.PLAY2)),
+        play2_first_ok=True, scoring=Elimination(), draw_penalty=False, hand_size=MINI_HAND,
+        reshuffle=False,
     )  # fmt: skip
 
 

@@ -53,6 +53,8 @@ def preset_title(rules: Rules) -> str:
         return _("ONO 99 (Mattel 2022)")
     if rules.preset == "gamerules":
         return _("O'NO 99 (1980, exceeding 99 loses)")
+    if rules.preset == "mini":
+        return _("ONO 99 mini (research variant)")
     return _("O'NO 99 (1980)")
 
 
@@ -123,6 +125,10 @@ def why_not(action: int, view: PlayerView) -> str | None:
     if k == "play2_first":
         return _("A {card} cannot be the first of your two cards").format(card=name)
     if k == "over_limit":
+        if r.limit < 99:
+            return _("{card} would take the total to {total}: reaching {limit} loses").format(
+                card=name, total=why.new_total, limit=r.limit
+            )
         if r.limit > 99:
             return _("{card} would take the total to {total}: going over 99 loses").format(
                 card=name, total=why.new_total
@@ -206,7 +212,7 @@ def card_legend(rules: Rules) -> list[str]:
     """For the help screen: the special cards' names in this language with the English
     printed on the cards, e.g. "Teskari (Reverse)"; nothing in English."""
     printed = dict(_PRINTED)
-    printed[_P2] = "Play 2" if rules.preset == "mattel2022" else "Double Play"
+    printed[_P2] = "Play 2" if rules.play2_first_ok else "Double Play"
     pairs = []
     for card in (_REV, _P2, _HOLD):
         if not rules.deck[card]:
@@ -314,16 +320,36 @@ def rules_help(rules: Rules) -> list[str]:
                 "A card that takes the total over 99 loses; 99 itself is fine."
             )
         )
-    else:
+    elif r.limit == 99:
         lines.append(
             _(
                 "Take turns playing one card onto the pile and say the new total. "
                 "A card that takes the total to 99 or more loses."
             )
         )
-    lines.append(
-        _("You must play a safe card if you have one. After playing you draw back to four cards.")
-    )
+    else:
+        lines.append(
+            _(
+                "Take turns playing one card onto the pile and say the new total. "
+                "A card that takes the total to {limit} or more loses."
+            ).format(limit=r.limit)
+        )
+    if r.standard_deal:
+        lines.append(
+            _(
+                "You must play a safe card if you have one. After playing you draw back to four cards."
+            )
+        )
+    else:
+        lines.append(
+            ngettext(
+                "You must play a safe card if you have one. After playing you draw back to "
+                "{count} card while the draw pile lasts; it is never reshuffled.",
+                "You must play a safe card if you have one. After playing you draw back to "
+                "{count} cards while the draw pile lasts; it is never reshuffled.",
+                r.hand_size,
+            ).format(count=r.hand_size)
+        )
     if r.draw_penalty:
         lines.append(
             _(
@@ -333,10 +359,16 @@ def rules_help(rules: Rules) -> list[str]:
         )
     lines.append(_(r.scoring.help).format(target=r.target))
     lines.append(_("Cards:"))
-    lines.append(_("0 to 10: add their value."))
-    if r.floor_zero:
-        lines.append(_("-10: subtract ten (the total never goes below 0)."))
+    numbers = [c for c in range(11) if r.deck[c]]
+    if numbers == list(range(11)):
+        lines.append(_("0 to 10: add their value."))
     else:
+        lines.append(
+            _("{low} to {high}: add their value.").format(low=numbers[0], high=numbers[-1])
+        )
+    if r.deck[_M10] and r.floor_zero:
+        lines.append(_("-10: subtract ten (the total never goes below 0)."))
+    elif r.deck[_M10]:
         lines.append(_("-10: subtract ten (the total may go below 0)."))
     lines.append(
         _("{card}: reverse the direction of play (with two players: the other plays again).")
@@ -358,16 +390,17 @@ def rules_help(rules: Rules) -> list[str]:
         )
     if r.deck[_HOLD]:
         lines.append(_("{card}: adds 0.").format(card=card_name(_HOLD, r)))
-    if r.ninety_nine_sets:
-        lines.append(_("{card}: sets the total to 99.").format(card=card_name(_99, r)))
-    elif r.zero_ending_99:
-        lines.append(
-            _("{card}: adds 0, only when the total ends in 0 (one per turn).").format(
-                card=card_name(_99, r)
+    if r.deck[_99]:  # mini has none
+        if r.ninety_nine_sets:
+            lines.append(_("{card}: sets the total to 99.").format(card=card_name(_99, r)))
+        elif r.zero_ending_99:
+            lines.append(
+                _("{card}: adds 0, only when the total ends in 0 (one per turn).").format(
+                    card=card_name(_99, r)
+                )
             )
-        )
-    else:
-        lines.append(_("{card}: can never be played.").format(card=card_name(_99, r)))
+        else:
+            lines.append(_("{card}: can never be played.").format(card=card_name(_99, r)))
     if r.four_99:
         lines.append(
             _("Four {card} cards can be discarded together as your play.").format(

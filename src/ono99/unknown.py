@@ -303,8 +303,9 @@ class UnknownGame(Game):
 
     def _deal_round(self) -> tuple[list[list[int]], list[int]]:
         self._reshuffled, self._fresh = [], -1
-        hands = [[UNKNOWN] * 4 if alive else [] for alive in self.alive]
-        return hands, [UNKNOWN] * (self.rules.deck_size - 4 * sum(self.alive))
+        size = self.rules.hand_size
+        hands = [[UNKNOWN] * size if alive else [] for alive in self.alive]
+        return hands, [UNKNOWN] * (self.rules.deck_size - size * sum(self.alive))
 
     def _draw(self, seat: int, count: int) -> None:
         self._drawer = seat

@@ -19,9 +19,10 @@ from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import HeuristicBot
 from ono99.bots.ismcts import ISMCTSBot
 from ono99.bots.levels import LEVEL_PLAYS, LEVELS
+from ono99.bots.optimal import OptimalBot
 from ono99.bots.random_bot import RandomBot
 
 __all__ = [
     "BOTS", "PARAM_BOTS", "Bot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "LEVELS",
-    "LEVEL_PLAYS", "RandomBot", "make_bot", "register", "register_param",
+    "LEVEL_PLAYS", "OptimalBot", "RandomBot", "make_bot", "register", "register_param",
 ]  # fmt: skip

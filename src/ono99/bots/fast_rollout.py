@@ -682,8 +682,12 @@ def _rollouts(
 
 def usable(g: Game) -> bool:
     """Whether a world can be rolled out here: no deal fixed for a later round (the
-    companion's worlds), seeds the kernel's counters hold."""
-    return all(d is None for d in g.given_deals[g.round :]) and isinstance(g.seed, int)
+    companion's worlds), seeds the kernel's counters hold, rules the fast engine plays."""
+    return (
+        g.rules.standard_deal
+        and all(d is None for d in g.given_deals[g.round :])
+        and isinstance(g.seed, int)
+    )
 
 
 def public_state(x: Any) -> I64:

@@ -193,7 +193,7 @@ def _replay_plays(
     """Play the others' ``played`` cards in ``w``: the weight (see :func:`_replay`), or
     None where the world cannot have made those plays."""
     strict = eps > 0.0
-    fast = compiled_model(model)
+    fast = compiled_model(model) if w.rules.standard_deal else None
     weight = 1.0
     drew: set[int] = set()
     i = 0

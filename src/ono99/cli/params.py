@@ -18,7 +18,7 @@ __all__ = [
 ]  # fmt: skip
 
 Rules = Annotated[
-    str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules."))
+    str, typer.Option("--rules", help=_("Preset: mattel2022, classic1980, gamerules, mini."))
 ]
 Players = Annotated[int, typer.Option("--players", help=_("Number of players."))]
 Games = Annotated[

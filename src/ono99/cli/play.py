@@ -177,7 +177,7 @@ def check_record_path(path: str) -> None:
 def play(
     rules: Annotated[
         str,
-        typer.Option("--rules", help=_("Rules: mattel2022, classic1980 or gamerules.")),
+        typer.Option("--rules", help=_("Rules: mattel2022, classic1980, gamerules or mini.")),
     ] = "mattel2022",
     players: Annotated[
         int, typer.Option("--players", help=_("Number of players, you included."))

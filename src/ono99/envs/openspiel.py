@@ -13,6 +13,16 @@ fixes every shuffle of the game exactly as ``Game(rules, players, seed=...)`` do
 deal, every reshuffle (R-TURN-3) and the later rounds' deals (R-END-2). After the seed
 come the players' moves only. Pending draws are taken at once (R-DRAW-1).
 
+With ``rules="mini"`` (the research variant, docs/mini.md) chance is the cards
+themselves, so the game tree is small enough for OpenSpiel's exact algorithms (CFR, best
+response, ``exploitability.nash_conv``): the deal is one chance node per card (seat 0's
+hand, then seat 1's...), each outcome a card with its share of the cards not dealt yet;
+and each play that draws is followed by a chance node, the card drawn, an outcome for each
+card left in the draw pile with its share of it. Its ``information_state_string`` is the
+compact :func:`mini_info_state` (the hand dealt, the cards drawn, the seat, the hand, the
+plays); its part after the first ``/`` is what the view tells, the key of the ``optimal``
+bot's table (:func:`ono99.bots.optimal.view_key`).
+
 Observations come from the player's view only: ``observation_tensor`` is
 :func:`ono99.envs.encoding.encode` of it and ``observation_string`` its JSON.
 ``information_state_tensor`` adds who played what this round (the ``history=True``
@@ -42,6 +52,7 @@ import json
 import random
 from typing import Any
 
+from ono99.bots.optimal import view_key
 from ono99.cards import FOUR_99, NUM_ACTIONS, Card, action_code
 from ono99.determinize import sample_world
 from ono99.envs._deps import missing
@@ -54,7 +65,7 @@ from ono99.envs.encoding import (
     to_action,
 )
 from ono99.game import SEED_BITS, Game
-from ono99.rules import PRESETS, make_rules
+from ono99.rules import PRESETS, Rules, make_rules
 
 try:
     import numpy as np
@@ -70,6 +81,7 @@ __all__ = [
     "Ono99State",
     "info_state_names",
     "info_state_size",
+    "mini_info_state",
     "rules_options",
 ]
 
@@ -178,22 +190,28 @@ class Ono99Game(pyspiel.Game):  # type: ignore[misc]
         history_plays = int(params.get("history_plays", HISTORY_PLAYS))
         if history_plays < 0:
             raise ValueError(f"history_plays must be 0 or more, not {history_plays}")
+        card_chance = rules.preset == "mini"
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=256,
+            max_chance_outcomes=NUM_CARDS if card_chance else 256,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=MAX_GAME_LENGTH,
+            # mini: each card is dealt or drawn once and played at most once (never
+            # reshuffled), so a game has at most two moves per card
+            max_game_length=2 * rules.deck_size if card_chance else MAX_GAME_LENGTH,
         )
         super().__init__(_GAME_TYPE, info, params)
+        #: chance is the cards dealt and drawn (mini), not the seed's bytes
+        self.card_chance = card_chance
         self.rules = rules
+        _setup(self, rules)
         self.players = players
         self.history_plays = history_plays
 
     def new_initial_state(self) -> Ono99State:
-        """A new game, at the first of its :data:`SEED_BYTES` chance nodes."""
+        """A new game, at its first chance node (a seed byte; mini: the first card)."""
         return Ono99State(self)
 
     def make_py_observer(
@@ -217,20 +235,59 @@ class Ono99Game(pyspiel.Game):  # type: ignore[misc]
 _Play = tuple[int, int, bool]
 
 
+class _Setup:
+    """What a state needs of its game. OpenSpiel may hand a state (a clone, a deserialized
+    one) a game object without the Python attributes of :class:`Ono99Game`, so a state
+    keeps these, made once per parameter set from the parameters themselves."""
+
+    __slots__ = ("rules", "players", "card_chance")
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules = rules
+        self.players = players
+        #: chance is the cards dealt and drawn (mini), not the seed's bytes
+        self.card_chance = rules.preset == "mini"
+
+
+_SETUPS: dict[str, _Setup] = {}
+
+
+def _setup(game: Any, rules: Rules | None = None) -> _Setup:
+    """The setup of ``game`` (``rules``: the game's own, kept for its states)."""
+    params = game.get_parameters()
+    key = repr(sorted(params.items()))
+    setup = _SETUPS.get(key)
+    if setup is None or rules is not None:
+        if rules is None:
+            rules = make_rules(str(params.get("rules", "mattel2022")), rules_options(params))
+        setup = _SETUPS[key] = _Setup(rules, int(params.get("players", 2)))
+    return setup
+
+
 class _Box:
     """A state's seed bytes, engine game and what each player has seen, copied cheaply
     by ``deepcopy`` (OpenSpiel's ``clone()`` deep-copies a python state's attributes)."""
 
-    __slots__ = ("seed_bytes", "engine", "plays", "seen")
+    __slots__ = ("game", "seed_bytes", "engine", "plays", "seen", "pending", "drawn")
 
     def __init__(
         self,
+        game: _Setup,
         seed_bytes: list[int],
         engine: Game | None,
         plays: list[_Play],
         seen: list[list[tuple[int, tuple[int, ...]]]],
+        pending: int = -1,
+        drawn: list[list[int]] | None = None,
     ) -> None:
+        #: the game's rules and players, shared by every copy
+        self.game = game
+        #: the seed's bytes drawn so far (mini: the cards dealt so far, in order)
         self.seed_bytes = seed_bytes
+        #: mini: the play chosen, made once the chance node after it draws its card
+        self.pending = pending
+        #: mini: the cards each seat has drawn, in order
+        self.drawn = drawn or [[] for _ in seen]
         self.engine = engine
         #: every play in order (public: each was made face up, R-SET-1)
         self.plays = plays
@@ -240,7 +297,9 @@ class _Box:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
         engine = None if self.engine is None else self.engine.copy(events=True)
-        return _Box(self.seed_bytes[:], engine, self.plays[:], [s[:] for s in self.seen])
+        seen = [s[:] for s in self.seen]
+        drawn = [d[:] for d in self.drawn]
+        return _Box(self.game, self.seed_bytes[:], engine, self.plays[:], seen, self.pending, drawn)
 
 
 class Ono99State(pyspiel.State):  # type: ignore[misc]
@@ -249,8 +308,8 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: Ono99Game) -> None:
         super().__init__(game)
-        self._game = game
-        self._box = _Box([], None, [], [[] for _ in range(game.players)])
+        setup = _setup(game)
+        self._box = _Box(setup, [], None, [], [[] for _ in range(setup.players)])
 
     @property
     def engine(self) -> Game | None:
@@ -278,20 +337,42 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         engine = self._box.engine
-        if engine is None:
+        if engine is None or self._box.pending >= 0:
             return int(pyspiel.PlayerId.CHANCE)
         to_move = engine.to_move
         return int(pyspiel.PlayerId.TERMINAL) if to_move is None else to_move
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next seed byte: 256 outcomes, equally likely."""
-        assert self._box.engine is None
-        return [(b, 1.0 / 256) for b in range(256)]
+        """The next seed byte: 256 outcomes, equally likely. Mini: the next card dealt
+        or drawn, each card as likely as its copies among those left."""
+        if not self._box.game.card_chance:
+            assert self._box.engine is None
+            return [(b, 1.0 / 256) for b in range(256)]
+        counts = self._cards_left()
+        left = sum(counts)
+        return [(c, k / left) for c, k in enumerate(counts) if k]
+
+    def _cards_left(self) -> list[int]:
+        """Mini: how many of each card the next chance node may give (the deck less the
+        cards dealt; once dealt, the draw pile)."""
+        engine = self._box.engine
+        if engine is None:
+            counts = list(self._box.game.rules.deck)
+            for c in self._box.seed_bytes:
+                counts[c] -= 1
+            return counts
+        counts = [0] * NUM_CARDS
+        for c in engine.draw_pile:
+            counts[c] += 1
+        return counts
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self.dealt().legal_actions(player))
 
     def _apply_action(self, action: int) -> None:
+        if self._box.game.card_chance:
+            self._apply_card_mode(action)
+            return
         box = self._box
         engine = box.engine
         if engine is None:
@@ -300,11 +381,15 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
             box.seed_bytes.append(int(action))
             if len(box.seed_bytes) == SEED_BYTES:
                 seed = int.from_bytes(bytes(box.seed_bytes), "big")
-                engine = Game(self._game.rules, self._game.players, seed=seed)
+                engine = Game(self._box.game.rules, self._box.game.players, seed=seed)
                 box.engine = engine
                 engine.take_draws()
                 self._remember()
             return
+        self._play(engine, action)
+
+    def _play(self, engine: Game, action: int) -> None:
+        box = self._box
         round_before = engine.round
         seat = engine.to_move
         engine.apply(to_action(action))
@@ -312,6 +397,42 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
         assert seat is not None
         box.plays.append((seat, int(action), engine.round != round_before))
         self._remember()
+
+    def _apply_card_mode(self, action: int) -> None:
+        """Mini: a card dealt, a play (its draw left to the chance node after it) or the
+        card that play draws."""
+        box = self._box
+        engine = box.engine
+        game = box.game
+        chance = engine is None or box.pending >= 0
+        if chance and (not 0 <= action < NUM_CARDS or not self._cards_left()[action]):
+            raise ValueError(f"python_ono99: no card {action} is left to deal or draw")
+        if engine is None:
+            box.seed_bytes.append(int(action))
+            size = game.rules.hand_size
+            if len(box.seed_bytes) == size * game.players:
+                cards = box.seed_bytes
+                hands = [cards[s * size : (s + 1) * size] for s in range(game.players)]
+                # the draw pile's order is left to the chance nodes: each draw puts the
+                # card drawn on top first (the seed orders the rest, never used)
+                engine = Game(game.rules, game.players, seed=0, deals=[(hands, [])])
+                box.engine = engine
+                self._remember()
+            return
+        if box.pending >= 0:
+            pile = engine.draw_pile
+            pile.remove(action)
+            pile.append(action)  # the top card is the last
+            play, box.pending = box.pending, -1
+            box.drawn[engine.to_move or 0].append(int(action))
+            self._play(engine, play)
+            return
+        action = to_action(action)
+        engine.verify(action)  # an illegal play raises here and changes nothing
+        if engine.draw_pile:
+            box.pending = action  # R-TURN-2: the card drawn is the next chance node
+        else:
+            self._play(engine, action)
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> Ono99State:
         """A state ``player`` cannot tell from this one (OpenSpiel's ISMCTS asks for it):
@@ -324,9 +445,9 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
         randomness (a float in [0, 1))."""
         box = self._box
         engine = box.engine
-        state = Ono99State(self._game)
+        state = Ono99State(self.get_game())
         if engine is None:  # nothing dealt: nothing to hide
-            state._box = _Box(box.seed_bytes[:], None, [], [[] for _ in box.seen])
+            state._box = _Box(box.game, box.seed_bytes[:], None, [], [[] for _ in box.seen])
             return state
         rng = random.Random(int(probability_sampler() * 2**53))
         world = sample_world(engine.view(player), rng)
@@ -336,11 +457,13 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
         now = len(box.plays)
         seen = [[(now, tuple(world.hands[s]))] for s in range(world.n)]
         seen[player] = box.seen[player][:]
-        state._box = _Box(box.seed_bytes[:], world, box.plays[:], seen)
+        state._box = _Box(box.game, box.seed_bytes[:], world, box.plays[:], seen)
         return state
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._box.game.card_chance:
+                return f"card {action_code(action)}"
             return f"seed byte {action}"
         return action_code(action)
 
@@ -350,12 +473,14 @@ class Ono99State(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         engine = self._box.engine
-        return [0.0] * self._game.players if engine is None else outcome(engine)
+        return [0.0] * self._box.game.players if engine is None else outcome(engine)
 
     def __str__(self) -> str:
         """The full state, for debugging (every hand: not an observation)."""
         g = self._box.engine
         if g is None:
+            if self._box.game.card_chance:
+                return "dealt " + " ".join(action_code(c) for c in self._box.seed_bytes)
             return f"seed bytes drawn {len(self._box.seed_bytes)} of {SEED_BYTES}"
         hands = " | ".join(" ".join(action_code(c) for c in h) for h in g.hands)
         return f"total {g.total} to_move {g.to_move} hands {hands} moves {len(g.moves)}"
@@ -444,6 +569,12 @@ class Ono99Observer:
             return json.dumps(engine.public_view().to_json(), sort_keys=True)
         if self.kind == "private":
             return " ".join(action_code(c) for c in engine.hands[player])
+        if self.kind == "info_state" and state._box.game.card_chance:
+            size = engine.rules.hand_size
+            first = state._box.seed_bytes[player * size : (player + 1) * size]
+            return mini_info_state(
+                player, first, state._box.drawn[player], engine.hands[player], engine.discard
+            )
         view = engine.view(player).to_json()
         if self.kind == "observation":
             return json.dumps(view, sort_keys=True)
@@ -455,6 +586,19 @@ class Ono99Observer:
         return json.dumps(
             {"view": view, "heard": heard, "hands": hands}, sort_keys=True, default=str
         )
+
+
+def mini_info_state(seat: int, first: Any, drawn: Any, hand: Any, discard: Any) -> str:
+    """A mini player's information state (perfect recall): the hand it was dealt
+    (sorted), the cards it has drawn in order, then what its view tells
+    (:func:`ono99.bots.optimal.view_key`, what the ``optimal`` bot reads).
+
+    >>> mini_info_state(0, (2, 1), (3,), (2, 3), (1,))
+    '1 2+3/0|2 3|1'
+    """
+    first_hand = " ".join(action_code(c) for c in sorted(first))
+    drawn_cards = " ".join(action_code(c) for c in drawn)
+    return f"{first_hand}+{drawn_cards}/{view_key(seat, hand, discard)}"
 
 
 if "python_ono99" not in pyspiel.registered_names():

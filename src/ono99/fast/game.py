@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from ono99.board import table_text
 from ono99.cards import DRAW, HAND_SIZE, parse_action
-from ono99.errors import IllegalAction, RecordError
+from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.fast import core as k
 from ono99.fast import obs as fast_obs
 from ono99.fast.notice import announce_first_call
@@ -38,7 +38,14 @@ _Array = np.ndarray[Any, Any]
 
 
 def rules_vector(rules: Rules) -> _Array:
-    """The kernel's rules vector (``C_*`` offsets) for a validated preset."""
+    """The kernel's rules vector (``C_*`` offsets) for a validated preset; a
+    :class:`RulesError` for the research variant ``mini``, which the kernel does not play
+    (its hand size and its draw pile never reshuffled are the reference engine's only)."""
+    if not rules.standard_deal:
+        raise RulesError(
+            N_("the fast engine does not play {preset}; use --engine reference"),
+            preset=rules.preset,
+        )
     cfg = np.zeros(k.C_LEN, np.int64)
     cfg[k.C_LIMIT] = rules.limit
     cfg[k.C_FLOOR0] = rules.floor_zero

@@ -110,6 +110,8 @@ class Session:
         self.bots: dict[int, Bot] = {
             s: bot_factory(bots, self.seed * 10 + s) for s in range(1, game.n)
         }
+        for bot in self.bots.values():  # e.g. optimal, solved for mini only: refused now
+            bot.check_game(game.rules, game.n)
         self._seen = 0
         self._abandoned = False
 
