@@ -57,7 +57,8 @@ from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import exploitability
 
 import ono99.envs.openspiel  # noqa: F401 (registers python_ono99)
-from ono99.bots import make_bot
+from ono99.bots import Bot, make_bot, register_param
+from ono99.bots.evaluate import DEFAULT_SAMPLES, evaluate
 from ono99.bots.optimal import TABLE_PATH
 from ono99.cards import action_code, parse_action
 
@@ -315,6 +316,29 @@ class TablePolicy(os_policy.Policy):  # type: ignore[misc]
         info = state.information_state_string()
         probs = self.table[info.split("/", 1)[1] if self.by_view else info]
         return {a: p for a, p in probs.items() if p > 0}
+
+
+class EvaluatorBot(Bot):
+    """The review's evaluator (issue 36) as a player: the action it values highest, from
+    ``samples`` worlds read from the others' plays since its own last decision, seeded
+    ``seed`` (``ono99 review``'s default is 200 worlds; ``evaluator:N`` plays N)."""
+
+    name = "evaluator"
+
+    def __init__(self, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> None:
+        self.seed = seed
+        self.samples = samples
+        self.previous: tuple[Any, int] | None = None
+
+    def act(self, view: Any) -> int:
+        best = evaluate(view, self.samples, self.seed, self.previous).best.action
+        self.previous = (view, best)
+        return best
+
+
+# the arena plays it by name too, ``evaluator:N`` with N worlds a decision (its worker
+# processes are forked from this one)
+register_param("evaluator")(lambda seed, n: EvaluatorBot(seed, int(n)))
 
 
 class BotPolicy(os_policy.Policy):  # type: ignore[misc]

@@ -279,7 +279,7 @@ def test_play_unknown_preset_is_translated(lang: str) -> None:
     line = error_line(run("play", "--lang", lang, "--rules", "foo"))
     assert "unknown rules preset" not in line
     want = tr(lang, "unknown rules preset {preset} (choose {choices})")
-    assert line == want.format(preset="'foo'", choices="mattel2022, classic1980, gamerules")
+    assert line == want.format(preset="'foo'", choices="mattel2022, classic1980, gamerules, mini")
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -304,7 +304,7 @@ def test_replay_bad_record_json_stays_english(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"rules": "uno", "players": 2}), encoding="utf-8")
     p = run("replay", str(path), "--json", "--lang", "my")
-    english = "unknown rules preset 'uno' (choose mattel2022, classic1980, gamerules)"
+    english = "unknown rules preset 'uno' (choose mattel2022, classic1980, gamerules, mini)"
     assert json.loads(p.stdout) == {"error": english, "move": None}
     assert "unknown rules preset" not in error_line(p)
 
