@@ -33,7 +33,9 @@ Bots = Annotated[
         help=_(
             "Comma-separated bots: {bots}, ismcts:N (N iterations), policy:PATH (a learned "
             "policy file), or a level {levels}. A name may repeat."
-        ).format(bots="random, greedy, heuristic, ismcts", levels="easy/medium/hard/expert"),
+        ).format(
+            bots="random, greedy, heuristic, ismcts, optimal", levels="easy/medium/hard/expert"
+        ),
     ),
 ]
 RuleOptions = Annotated[
