@@ -29,10 +29,8 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
 import uuid
 from collections.abc import Mapping
-from typing import Any
 
 from ono99.web.hub_api import HubApi
 from ono99.web.store import CHANNEL, libpq_dsn
@@ -66,25 +64,24 @@ class Shared:
         self.lease = lease_seconds()
         self.ready = asyncio.Event()  # set after the first heartbeat
         self.dsn = libpq_dsn(hub.store.url)
-        self._loop = asyncio.get_running_loop()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._listen, name="ono99-listen", daemon=True)
+        self._stop = asyncio.Event()
+        self._listener: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.hub.store.proc = self.proc
-        self._thread.start()
+        self._listener = asyncio.create_task(self._listen())
         self._beat = asyncio.create_task(self._heartbeat())
 
     async def stop(self) -> None:
         self._stop.set()
-        if self._beat is not None:
-            self._beat.cancel()
-            with contextlib.suppress(BaseException):
-                await self._beat
+        for task in (self._beat, self._listener):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         with contextlib.suppress(Exception):
             await self.hub.db(self.hub.store.retire, self.proc)
-        await asyncio.to_thread(self._thread.join, 5)
 
     async def claim(self, table_ids: list[str]) -> set[str]:
         """The tables of ``table_ids`` this process runs now (taking over dead owners')."""
@@ -102,28 +99,26 @@ class Shared:
                 log.warning("ono99: heartbeat failed: %s", str(e).splitlines()[0] if str(e) else e)
             await asyncio.sleep(self.lease / 3)
 
-    def _call(self, fn: Any, *args: Any) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop has closed: we are stopping
-            self._loop.call_soon_threadsafe(fn, *args)
-
-    def _listen(self) -> None:
-        """LISTEN on CHANNEL until stopped; reconnect with back-off when the link drops."""
+    async def _listen(self) -> None:
+        """LISTEN on CHANNEL until stopped, in the event loop itself (no thread to wake per
+        notice); reconnect with back-off when the link drops."""
         import psycopg
 
         backoff = 0.2
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
                     # Whatever changed while we were not listening: reload what we serve.
-                    self._call(self.hub.on_notify, None)
+                    self.hub.on_notify(None)
                     backoff = 0.2
-                    while not self._stop.is_set():
-                        for n in conn.notifies(timeout=0.5):
-                            self._call(self.hub.on_notify, n.payload)
+                    async for n in conn.notifies():
+                        self.hub.on_notify(n.payload)
+            except asyncio.CancelledError:
+                raise
             except Exception as e:
                 if self._stop.is_set():
                     break
                 log.warning("ono99: LISTEN failed (%s); again in %.1f s", type(e).__name__, backoff)
-                self._stop.wait(backoff)
+                await asyncio.sleep(backoff)
                 backoff = min(5.0, backoff * 2)
