@@ -319,7 +319,7 @@ def test_phones_on_two_processes_follow_one_companion_game(
 def test_at_most_three_transactions_per_move(
     pg_database: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 35's floor: two processes, four tables whose four seats are split between them
+    """Issue 35's floor: two processes, eight tables whose four seats are split between them
     (every move crosses from one process to the other), played to the end (R-END-4). Every
     transaction of the database over both processes' whole lives (start, the games' set-up,
     heartbeats, stop), counted by PostgreSQL itself, is at most 3 per stored move: a move
@@ -333,7 +333,7 @@ def test_at_most_three_transactions_per_move(
 
     async def games() -> list[dict[str, Any]]:
         clients: list[list[Client]] = []
-        for k in range(4):
+        for k in range(8):
             t = create(servers[k % 2], players=4, seed=350 + k)
             seats = [join(servers[(k + s) % 2], t["table"], f"P{s}") for s in range(4)]
             cs = []
