@@ -152,3 +152,28 @@ def test_optimal_in_the_arena() -> None:
     assert sum(b["wins"] for b in res["bots"].values()) == 20
     with pytest.raises(ValueError, match="plays only mini"):
         run_tournament(make_spec(["optimal", "random"], games=2, seed=3), workers=1)
+
+
+def test_environments_play_mini() -> None:
+    """R-END-4: the PettingZoo and Gymnasium environments play whole mini games; the AEC
+    environment's default engine ("auto") is the reference engine for mini, which the fast
+    engine does not play."""
+    pytest.importorskip("pettingzoo")
+    from ono99.envs import GymEnv, aec_env
+
+    env = aec_env("mini", players=2)
+    assert env.unwrapped.engine == "reference"
+    env.reset(seed=1)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+        steps += 1
+    assert 0 < steps <= 2 * MINI.deck_size
+    gym = GymEnv(rules="mini", players=2, opponents="heuristic")
+    gym.reset(seed=1)
+    done = False
+    while not done:
+        action = int(gym.action_masks().nonzero()[0][0])
+        _, _, term, trunc, _ = gym.step(action)
+        done = term or trunc

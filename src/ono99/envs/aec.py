@@ -64,9 +64,12 @@ ENGINES: dict[str, Callable[[Rules, int, int | None], EngineGame]] = {
 }
 
 
-def default_engine() -> str:
+def default_engine(rules: Rules | None = None) -> str:
     """``engine="auto"``: the compiled engine where Numba is installed (the same games,
-    several times faster: issue 38's floor), else the reference engine."""
+    several times faster: issue 38's floor) and it plays ``rules`` (not the research variant
+    ``mini``), else the reference engine."""
+    if rules is not None and not rules.standard_deal:
+        return "reference"
     return "fast" if importlib.util.find_spec("numba") is not None else "reference"
 
 
@@ -166,7 +169,7 @@ class Ono99AEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         super().__init__()
         self.rules = env_rules(rules, players, options)
         if engine == "auto":
-            engine = default_engine()
+            engine = default_engine(self.rules)
         if engine not in ENGINES:
             raise ValueError(f"engine must be 'auto', 'reference' or 'fast', not {engine!r}")
         check_history(history)
