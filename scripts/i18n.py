@@ -53,6 +53,11 @@ def extract_to(output: Path) -> None:
     """Extract the messages of the source tree into ``output`` (a .pot file)."""
     import os
 
+    # babel.cfg's extractor of the pages' markup (scripts/page_strings.py) lives beside us
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+
     args = ["extract", "-F", str(MAPPING), "-o", str(output), "--no-default-keywords"]
     for k in KEYWORDS:
         args += ["-k", k]

@@ -1,14 +1,23 @@
 // @ts-check
-// HTTP and websocket calls of the web table (CONTRACTS.md "Web", docs/protocol.md).
+// HTTP and websocket calls of the web table (CONTRACTS.md "Web", docs/protocol.md); the
+// companion's requests go through `call` too (CONTRACTS.md "Companion").
 
 /** A refused or failed request: `status` is the HTTP status (0: no answer), the message the
- * server's one line. */
+ * server's one line, `data` the answer's JSON (the companion's refusals carry the game). */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
+  /** @param {number} status @param {string} message @param {any} [data] */
+  constructor(status, message, data = null) {
     super(message);
     this.status = status;
+    /** @type {any} */
+    this.data = data;
   }
+}
+
+/** Whether `e` is the server's answer (a refusal or its failure), not a server away.
+ * @param {unknown} e @returns {e is ApiError} */
+export function answered(e) {
+  return e instanceof ApiError && e.status > 0;
 }
 
 // ---------------------------------------------------------------- JSON with big integers
@@ -106,14 +115,17 @@ function withLang(url) {
 }
 
 /** One request; the answer's JSON, or an ApiError with the server's one line.
- * @param {string} method @param {string} url @param {unknown} [body] @returns {Promise<any>} */
-async function call(method, url, body) {
+ * `timeoutMs`: a request that hangs that long fails as a server away (status 0).
+ * @param {string} method @param {string} url @param {unknown} [body] @param {number} [timeoutMs]
+ * @returns {Promise<any>} */
+export async function call(method, url, body, timeoutMs) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : stringifyJSON(body);
   }
+  if (timeoutMs !== undefined && typeof AbortSignal.timeout === "function") init.signal = AbortSignal.timeout(timeoutMs);
   let r;
   try {
     r = await fetch(withLang(url), init);
@@ -124,7 +136,7 @@ async function call(method, url, body) {
   try {
     data = parseJSON(await r.text());
   } catch (_e) { /* no JSON body */ }
-  if (!r.ok) throw new ApiError(r.status, (data && data.error) || `HTTP ${r.status}`);
+  if (!r.ok) throw new ApiError(r.status, (data && data.error) || `HTTP ${r.status}`, data);
   return data;
 }
 

@@ -13,6 +13,8 @@ import {
 } from "./i18n.js";
 import { collectOptions, fillOptions } from "./options.js";
 import { ReplayViewer } from "./replay.js";
+import { forgetCreds, loadCreds, saveCreds, savedName } from "./seats.js";
+import { codeFromInput, tableFromLocation, tableLink } from "./table-address.js";
 import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
 import { directionText, isOut, presetTitle, scoreText, statusText, winnerText } from "./words.js";
 
@@ -66,66 +68,6 @@ function showError(text) {
   const el = $("#error");
   el.textContent = text || "";
   show(el, Boolean(text));
-}
-
-function credsKey(id) {
-  return `ono99.seat.${id}`;
-}
-
-function loadCreds(id) {
-  try {
-    const raw = localStorage.getItem(credsKey(id));
-    return raw ? JSON.parse(raw) : null;
-  } catch (_e) {
-    return null;
-  }
-}
-
-function saveCreds(id, creds) {
-  try {
-    localStorage.setItem(credsKey(id), JSON.stringify(creds));
-    localStorage.setItem("ono99.name", creds.name || "");
-  } catch (_e) { /* storage off: this tab still has them */ }
-}
-
-function savedName() {
-  try {
-    return localStorage.getItem("ono99.name") || "";
-  } catch (_e) {
-    return "";
-  }
-}
-
-/** The table named by the address: /t/X, /table/X, /tables/X or ?table=X. */
-function tableFromLocation() {
-  const m = location.pathname.match(/\/(?:t|table|tables|join)\/([^/?#]+)/);
-  if (m) return decodeURIComponent(m[1]);
-  const q = new URLSearchParams(location.search);
-  return q.get("table") || q.get("t") || q.get("code");
-}
-
-/** A code or a pasted link -> the table's id or code. */
-function codeFromInput(text) {
-  const s = text.trim();
-  if (!s) return "";
-  try {
-    const u = new URL(s);
-    const m = u.pathname.match(/\/(?:t|table|tables|join)\/([^/?#]+)/);
-    if (m) return decodeURIComponent(m[1]);
-    const q = u.searchParams.get("table") || u.searchParams.get("t") || u.searchParams.get("code");
-    if (q) return q;
-  } catch (_e) { /* not a link */ }
-  return s.replace(/\s+/g, "");
-}
-
-function tableLink(id) {
-  // the server sends "/t/CODE" (or the configured public URL's link): shown absolute
-  const link = state.url || `/t/${encodeURIComponent(state.code || id)}`;
-  try {
-    return new URL(link, location.origin).href;
-  } catch (_e) {
-    return `${location.origin}/t/${encodeURIComponent(state.code || id)}`;
-  }
 }
 
 async function resolveTable(x) {
@@ -285,7 +227,7 @@ function renderWaiting() {
   setPage("waiting");
   const info = state.info || {};
   $("#wait-code").textContent = state.code || state.tableId;
-  $("#wait-link").value = tableLink(state.tableId);
+  $("#wait-link").value = tableLink(state.tableId, state);
   const rules = info.rules || (state.view && state.view.rules);
   $("#wait-rules").textContent = rules ? presetTitle(rules) : "";
   const seats = info.seats || [];
@@ -295,7 +237,9 @@ function renderWaiting() {
     const seat = seats[s] || {};
     const who = seat.name ? seat.name : t("empty seat");
     const bits = [h("span", { class: "name", text: who })];
+    // TRANSLATORS: a tag after the reader's own name in the list of players
     if (state.creds && state.creds.seat === s) bits.push(h("span", { class: "tag", text: t("you") }));
+    // TRANSLATORS: a tag after the name of a seat a bot plays
     if (seat.bot || seat.kind === "bot") bits.push(h("span", { class: "tag", text: t("bot") }));
     if (seat.kind === "human" && seat.connected === false) bits.push(h("span", { class: "tag", text: t("disconnected") }));
     items.push(h("li", {}, bits));
@@ -406,6 +350,7 @@ function renderTable() {
   $("#direction").textContent = `${v.direction === 1 ? "↻" : "↺"} ${directionText(v.direction)}`;
   $("#round-info").textContent = [
     t("Round {round}", { round: v.round }),
+    // TRANSLATORS: how many cards are left in the draw pile
     t("draw pile {count}", { count: v.draw_pile }),
   ].join(" · ");
   const from = state.playedBy === null ? null : $(`#players li[data-seat="${state.playedBy}"]`);
@@ -590,6 +535,7 @@ function renderTimer() {
   } else if (left === 0 && state.timedOut !== state.deadline) {
     state.timedOut = state.deadline;
     const takeover = !(state.info && state.info.takeover === false);
+    // TRANSLATORS: said to a player (screen reader) when their turn timer ran out
     announce(takeover ? t("Time is up: a bot plays for you") : el.textContent);
   }
 }
@@ -619,6 +565,8 @@ function showSummary(kind, lines, toldWinner = false) {
   const places = over ? state.texts.places || [] : [];
   const order = places.length ? places : v.names.map((_n, s) => ({ seat: s, place: null }));
   const head = h("tr", {});
+  // TRANSLATORS: the column of the final standings that holds each player's
+  // place
   if (places.length) head.append(h("th", { scope: "col", text: t("Place") }));
   head.append(h("th", { scope: "col", text: t("Player") }));
   if (v.tokens) head.append(h("th", { scope: "col", text: t("Tokens") }));
@@ -802,6 +750,8 @@ function onMessage(msg) {
 function hintFor(code) {
   if (state.hint.version !== state.version) return null;
   const o = state.hint.options.find((x) => x.move === code);
+  // TRANSLATORS: under a card of the hand: its chance to win the game, a
+  // percentage ("41 %")
   return o ? h("span", { class: "chance", text: t("{win} to win", { win: percent(o.win) }) }) : null;
 }
 
@@ -821,6 +771,7 @@ function onHint(msg) {
   if (msg.version !== state.version) return; // the table moved on meanwhile
   state.hint = { asked: msg.version, version: msg.version, options: Array.isArray(msg.options) ? msg.options : [] };
   const best = state.hint.options.reduce((a, b) => (!a || b.win > a.win ? b : a), null);
+  // TRANSLATORS: {win} is a percentage ("41 %")
   $("#move-note").textContent = best ? t("Best chance: {card}, {win} to win", { card: cardWord(best.move), win: percent(best.win) }) : "";
   renderHand();
 }
@@ -890,7 +841,7 @@ function openSocket() {
     onGone: () => {
       // an unknown table, or a token the server does not know: forget it, watch instead
       if (state.creds) {
-        try { localStorage.removeItem(credsKey(state.tableId)); } catch (_e) { /* ignore */ }
+        forgetCreds(state.tableId);
         state.creds = null;
         openSocket();
       } else {
@@ -1079,6 +1030,7 @@ async function main() {
   buildLanguagePicker();
   $("#speech-on").addEventListener("change", (e) => {
     try { localStorage.setItem(SPEECH_KEY, e.target.checked ? "on" : "off"); } catch (_e) { /* storage off */ }
+    // TRANSLATORS: spoken by the voice test: the running total
     if (e.target.checked) speak(t("Total {total}", { total: state.view ? state.view.total : 0 }), currentLanguage(), { force: true });
   });
   onVoices(updateSpeechToggle);

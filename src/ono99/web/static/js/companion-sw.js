@@ -1,3 +1,4 @@
+// @ts-check
 // The table companion's service worker: after the first visit the page opens, and follows a
 // game, with no server reachable. It sits beside the page (/companion-sw.js for /companion
 // on a server, companion-sw.js beside index.html on a static site) and reads what to keep
@@ -5,12 +6,15 @@
 // the page runs (companion-python.zip) and Pyodide. At install all of it is fetched and
 // kept; then Pyodide (one release under one address) is answered from the cache, everything
 // else from the network first, the kept copy when there is none. The game API is never kept.
+/** @type {ServiceWorkerScope} */
+const sw = /** @type {any} */ (self);
 const SHELL_CACHE = "ono99-companion-v2";
 const PYODIDE_CACHE = "ono99-pyodide-";
-const BASE = new URL("./", self.location.href).href;
+const BASE = new URL("./", sw.location.href).href;
 const SHELL = ["static/style.css", "static/cards.css", "static/companion.css", "static/companion.webmanifest",
   "static/companion-icon.svg", "companion-site.json"];
 
+/** @returns {Promise<CompanionSite | null>} */
 async function siteConfig() {
   try {
     const r = await fetch(new URL("companion-site.json", BASE), { cache: "no-cache" });
@@ -20,10 +24,12 @@ async function siteConfig() {
   return kept ? kept.json() : null;
 }
 
+/** @param {CompanionSite | null} config */
 function pyodideBase(config) {
   return config && config.pyodide ? new URL(config.pyodide, BASE).href : null;
 }
 
+/** @param {CompanionSite | null} config */
 async function keepAll(config) {
   const shell = await caches.open(SHELL_CACHE);
   const page = config ? config.page : "companion";
@@ -44,23 +50,25 @@ async function keepAll(config) {
   }
 }
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(siteConfig().then(keepAll).then(() => self.skipWaiting()));
+sw.addEventListener("install", (event) => {
+  event.waitUntil(siteConfig().then(keepAll).then(() => sw.skipWaiting()));
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const config = await siteConfig();
     const keep = new Set([SHELL_CACHE, VOICE_CACHE, PYODIDE_CACHE + (config ? config.pyodide_version : "")]);
     const names = await caches.keys();
     await Promise.all(names.filter((k) => k.startsWith("ono99-") && !keep.has(k)).map((k) => caches.delete(k)));
-    await self.clients.claim();
+    await sw.clients.claim();
   })());
 });
 
+/** @type {CompanionSite | null} */
 let config = null;
 
 /** The key a request is kept under: every link to the page (any query) is one copy. */
+/** @param {URL} url */
 function keyOf(url) {
   const page = new URL(config ? config.page : "companion", BASE);
   if (url.pathname === page.pathname || (config && !config.server && url.href.split(/[?#]/)[0] === BASE)) {
@@ -73,10 +81,12 @@ function keyOf(url) {
 // said again with the network off (the page falls back to the browser's voice otherwise)
 const VOICE_CACHE = "ono99-companion-voice";
 
+/** @param {URL} url */
 function isClip(url) {
   return url.href.startsWith(`${BASE}api/companion-voice?`) && url.searchParams.has("text");
 }
 
+/** @param {URL} url */
 function kept(url) {
   if (url.href.startsWith(BASE)) {
     const rel = url.href.slice(BASE.length);
@@ -86,7 +96,7 @@ function kept(url) {
   return false;
 }
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
@@ -95,7 +105,7 @@ self.addEventListener("fetch", (event) => {
     const base = pyodideBase(config);
     if (base && url.href.startsWith(base)) {
       // one Pyodide release under one address: the kept copy, else the network (and kept)
-      const py = await caches.open(PYODIDE_CACHE + config.pyodide_version);
+      const py = await caches.open(PYODIDE_CACHE + (config ? config.pyodide_version : ""));
       const copy = await py.match(url.href);
       if (copy) return copy;
       const response = await fetch(request);

@@ -4,7 +4,9 @@
 // shows its state, passes the taps on and speaks the announcements. No rules here.
 // Hooks (CONTRACTS.md "Companion"): [data-card], [data-action=bust|undo|redo], and
 // <main data-state> holding the public state after every tap.
+import { answered, call, setLanguageSource } from "./api.js";
 import { cardFace, cardSpec } from "./cards.js";
+import { loadQueue, requestId, saveQueue as storeQueue, splitRefused } from "./tap-queue.js";
 import { $, fill, h, show } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setCatalogUrl, setLanguage, t } from "./i18n.js";
 import { follow } from "./companion-live.js";
@@ -48,29 +50,11 @@ const main = () => $("#main");
 
 // ------------------------------------------------------------------ server
 
-class HttpError extends Error {
-  constructor(status, data) {
-    super((data && data.error) || `HTTP ${status}`);
-    this.status = status;
-    this.data = data;
-  }
-}
-
-async function call(method, url, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const sep = url.includes("?") ? "&" : "?";
-  // a read that hangs is the server away (the page then shows the game as kept here)
-  if (method === "GET" && typeof AbortSignal.timeout === "function") init.signal = AbortSignal.timeout(10_000);
-  const r = await fetch(`${url}${sep}lang=${currentLanguage()}`, init);
-  let data = null;
-  try { data = await r.json(); } catch (_e) { /* no body */ }
-  if (!r.ok) throw new HttpError(r.status, data);
-  return data;
-}
+/** One request to the companion API; a read that hangs is the server away (the page then
+ * shows the game as kept here).
+ * @param {string} method @param {string} url @param {unknown} [body] */
+const request = (method, url, body) => call(method, url, body, method === "GET" ? 10_000 : undefined);
+setLanguageSource(currentLanguage); // the server words its refusals in the page's language
 
 function setBusy(delta) {
   app.busy += delta;
@@ -93,6 +77,7 @@ function markBusy() {
   const mine = app.local && app.cfg.server && app.kept ? app.kept.pending.length : 0;
   const count = app.queue.length + mine;
   const note = $("#queue-note");
+  // TRANSLATORS: taps made while the server was away, still to be sent
   note.textContent = count && (away || app.queue.length) ? t("Waiting to send: {count}", { count: formatNumber(count, currentLanguage()) }) : "";
   note.classList.toggle("away", away && count > 0);
   updateButtons();
@@ -113,31 +98,14 @@ function showError(text, sticky = false) {
 // server has counted each. A refused one is said plainly, with the ones after it, which
 // were made on a game that did not happen and are not sent. Each carries an id (req): a
 // change sent again after a lost answer is not counted twice.
-const QUEUE = "ono99.companion.queue.";
-
 function saveQueue() {
-  try {
-    if (app.id) localStorage.setItem(QUEUE + app.id, JSON.stringify(app.queue));
-  } catch (_e) { /* storage off: the queue lives as long as the page */ }
-}
-
-function loadQueue(id) {
-  try {
-    const q = JSON.parse(localStorage.getItem(QUEUE + id) || "[]");
-    app.queue = Array.isArray(q) ? q : [];
-  } catch (_e) { app.queue = []; }
-}
-
-function requestId() {
-  const b = new Uint8Array(12);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  if (app.id) storeQueue(app.id, app.queue);
 }
 
 /** Say plainly (on screen, and aloud) that changes were not counted, and why; beside any
  * said before that the page has not moved on from. */
 function notCounted(reason, items) {
-  const text = `${reason} · ${t("Not counted: {taps}", { taps: items.map(itemLabel).join(", ") })}`;
+  const text = `${reason} · ${/* TRANSLATORS: {taps}: the taps (card names, Undo...) the server did not count */ t("Not counted: {taps}", { taps: items.map(itemLabel).join(", ") })}`;
   showError(app.errorSticky ? `${$("#error").textContent} · ${text}` : text, true);
   refused(reason);
 }
@@ -163,9 +131,11 @@ function send(path, body = {}) {
 function itemLabel(item) {
   if (item.path === "tap") {
     const code = item.body.tap;
+    // TRANSLATORS: button: the player to move has no card they may play (they
+    // bust)
     return code === "bust" ? t("No safe card") : cardName(code, app.state ? app.state.rules : firstPreset());
   }
-  if (item.path === "insert") return `${t("Fix")}: ${cardName(item.body.tap, app.state ? app.state.rules : firstPreset())}`;
+  if (item.path === "insert") return `${/* TRANSLATORS: button and panel: correct a forgotten card or a wrong total */ t("Fix")}: ${cardName(item.body.tap, app.state ? app.state.rules : firstPreset())}`;
   return { undo: t("Undo"), redo: t("Redo"), hands: t("Save the hands"), points: t("Save the points"),
     laid: t("Save the cards") }[item.path] || item.path;
 }
@@ -192,7 +162,7 @@ async function pump() {
   const item = app.queue[0];
   let again = true;
   try {
-    const data = await call("POST", `/api/companion/${app.id}/${item.path}`, { ...item.body, version: app.version, req: item.req });
+    const data = await request("POST", `/api/companion/${app.id}/${item.path}`, { ...item.body, version: app.version, req: item.req });
     app.queue.shift();
     saveQueue();
     app.away = false;
@@ -200,7 +170,7 @@ async function pump() {
     accept(data);
     told(item, data);
   } catch (e) {
-    if (e instanceof HttpError && e.status < 500) {
+    if (answered(e) && e.status < 500) {
       // refused (a move the rules do not allow on the game as it stands, or an undo of
       // another screen's tap): not counted, said plainly; the ones after it go on
       const dropped = app.queue.splice(0, 1);
@@ -277,7 +247,7 @@ async function goLocal() {
   if (!app.cfg.server || app.queue.length || app.sending) return;
   const id = app.id;
   try {
-    const data = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+    const data = await request("GET", `/api/companion/${encodeURIComponent(id)}`);
     if (app.id === id && !app.local && !app.queue.length && !app.sending && data.record) openLocal(id, data.record, data.version);
   } catch (_e) { /* the server is away: it follows the game until it is back */ }
   markBusy();
@@ -303,7 +273,7 @@ async function syncNow() {
   const sent = kept.pending.length;
   let later = 0;
   try {
-    const data = await call("PUT", `/api/companion/${encodeURIComponent(id)}`, { record: kept.record, base: kept.base, req: requestId() });
+    const data = await request("PUT", `/api/companion/${encodeURIComponent(id)}`, { record: kept.record, base: kept.base, req: requestId() });
     if (app.id !== id || app.kept !== kept) return;
     const created = kept.base === null;
     kept.base = data.version;
@@ -314,11 +284,11 @@ async function syncNow() {
     if (created) followGame(); // the server has it now: followed live at once
   } catch (e) {
     if (app.id !== id || app.kept !== kept) return;
-    if (e instanceof HttpError && e.status === 409 && e.data && e.data.record) {
+    if (answered(e) && e.status === 409 && e.data && e.data.record) {
       // the server's game moved on (another screen): this screen's changes go on top of
       // it where they still apply, the others are said plainly; the result is sent next
       rebase(id, e.data.record, e.data.version, kept.pending.splice(0));
-    } else if (e instanceof HttpError && e.status < 500) {
+    } else if (answered(e) && e.status < 500) {
       showError(e.message); // the server refuses this game: it stays here as it is
       later = -1;
     } else {
@@ -338,16 +308,12 @@ async function syncNow() {
 function rebase(id, record, version, items) {
   const data = app.engine.rebase(id, record, items, currentLanguage());
   if (data.error) throw new Error(data.error);
-  const gone = new Set((data.refused || []).map((r) => r.index));
-  const pending = items.filter((_item, i) => !gone.has(i));
+  const { kept: pending, gone } = splitRefused(items, data.refused);
   app.kept = { record: data.record, base: version, pending };
   keepGame(id, app.kept);
   accept({ id, version, state: data.state });
   retold();
-  if (gone.size) {
-    const first = data.refused[0].error;
-    notCounted(first, items.filter((_item, i) => gone.has(i)));
-  }
+  if (gone.length) notCounted(data.refused[0].error, gone);
   if (pending.length) syncSoon();
 }
 
@@ -426,10 +392,10 @@ async function load(id) {
   let server = null;
   if (app.cfg.server) {
     try {
-      server = await call("GET", `/api/companion/${encodeURIComponent(id)}`);
+      server = await request("GET", `/api/companion/${encodeURIComponent(id)}`);
     } catch (e) {
-      if (e instanceof HttpError && e.status !== 404) throw e;
-      if (e instanceof HttpError && !keptGame(id)) throw e;
+      if (answered(e) && e.status !== 404) throw e;
+      if (answered(e) && !keptGame(id)) throw e;
     }
   }
   const mine = keptGame(id);
@@ -440,7 +406,7 @@ async function load(id) {
     // followed here: drawn at once as last seen, taps wait for the engine
     app.id = id;
     app.kept = keptGame(id);
-    loadQueue(id);
+    app.queue = loadQueue(id);
     const seen = keptState(id);
     if (seen) accept({ ...seen, id });
     followGame();
@@ -455,7 +421,7 @@ async function load(id) {
   if (!app.cfg.server) throw new Error(t("there is no such game"));
   if (!server) throw new Error(t("Connection lost. Reconnecting…"));
   const data = server;
-  if (app.id !== data.id) loadQueue(data.id);
+  if (app.id !== data.id) app.queue = loadQueue(data.id);
   app.id = data.id;
   app.away = false;
   accept(data);
@@ -525,6 +491,7 @@ function renderFix(s) {
       text: `${seatName(s, r.seat)}: ${cardName(r.tap, s.rules)} → ${formatNumber(r.total, lang)}`,
     })));
   }
+  // TRANSLATORS: the quick fix: the place after the last tap
   rows.push(h("li", {}, gap(s.steps), h("span", { text: t("now") })));
   fill($("#fix-rows"), rows);
 }
@@ -568,7 +535,8 @@ function renderTableView(s) {
   const arrow = s.direction === 1 ? "↻" : "↺";
   $("#tv-next").textContent = s.to_move === null
     ? (s.hands_needed ? t("Scores wait for the cards left in each hand") : winnerText(s.winner, s.names, null))
-    : `${arrow} ${t("next: {name}", { name: s.names[s.to_move] })}`;
+    : `${arrow} ${/* TRANSLATORS: the table view: who plays next */ t("next: {name}", { name: s.names[s.to_move] })}`;
+  // TRANSLATORS: the table view: the card played last
   $("#tv-last").textContent = s.last_card ? t("Last card: {card}", { card: cardName(s.last_card, s.rules) }) : "";
   $("#tv-announce").textContent = app.lastAnnounce.join(" · ");
 }
@@ -700,10 +668,12 @@ function render() {
     fill(turn, winnerText(s.winner, s.names, null));
   } else {
     const who = seatName(s, s.to_move);
+    // TRANSLATORS: whose turn it is
     const parts = [t("{name} to play", { name: who })];
     let owes = null;
     if (s.owes_two === s.to_move) {
-      owes = s.plays_left === 2 ? t("{name} must play two cards", { name: who }) : t("{name}: second card", { name: who });
+      owes = s.plays_left === 2 ? t("{name} must play two cards", { name: who })
+        : /* TRANSLATORS: the player owes two cards and has played the first */ t("{name}: second card", { name: who });
     }
     fill(turn, parts[0], owes ? h("span", { class: "owes", text: owes }) : null);
   }
@@ -755,16 +725,23 @@ function renderMode(s) {
   const mode = padMode(s);
   let text = "";
   if (mode === "hands" && app.handsSeat !== null && app.handsSeat >= 0) {
+    // TRANSLATORS: the card pad now types the cards left in {name}'s hand
     text = t("{name}: tap the cards left in hand", { name: s.names[app.handsSeat] });
   } else if (mode === "laid") {
+    // TRANSLATORS: a mattel2022 player out of the game lays their hand face up;
+    // the page offers to type those cards in
     text = t("{name} is out: the cards {name} laid face up", { name: s.names[s.laid_open.seat] });
   } else if (mode === "giveup") {
+    // TRANSLATORS: points mode: the player had no safe card and gave up one unsafe
+    // card
     text = t("Which card did {name} give up?", { name: seatName(s, s.to_move) });
   } else if (mode === "fix") {
     text = t("A card nobody tapped: choose where it was played, then tap it on the pad. A wrong total: find the tap where it went wrong.");
   }
   $("#mode").textContent = text;
   $("#pad").classList.toggle("entering", mode !== "play");
+  // TRANSLATORS: button: the player out of safe cards had no card they could
+  // give up
   $("#bust-label").textContent = mode === "giveup" ? t("No card to give up") : t("No safe card");
 }
 
@@ -846,6 +823,7 @@ function renderPad(s) {
         onclick: () => send("tap", { tap: "draw" }) });
       pad.append(draw);
     }
+    // TRANSLATORS: button of the draw penalty option: the player drew their card
     draw.textContent = s.pending_draw === null ? t("Draw") : t("{name} drew their card", { name: seatName(s, s.pending_draw) });
   } else if (draw) {
     draw.remove();
@@ -901,6 +879,8 @@ function renderHands(s) {
       h("button", { type: "button", onclick: () => { app.handsSeat = seat; render(); } },
         `${s.names[seat]}: ${handText(cards, k, s.rules)}`),
       h("input", { type: "number", min: "0", inputmode: "numeric", value: app.handsDraft.points[seat],
+        // TRANSLATORS: {name}: a player; label of the box for the points of their
+        // cards in hand
         dataset: { pointsSeat: String(seat) }, "aria-label": t("{name}: points of the cards in hand", { name: s.names[seat] }),
         oninput: (e) => { app.handsDraft.points[seat] = e.target.value; updateHandsButtons(); } }));
   });
@@ -1053,10 +1033,10 @@ async function create(rules, players, first, options) {
     }
     let data;
     try {
-      data = await call("POST", "/api/companion", { rules, players, first, options });
+      data = await request("POST", "/api/companion", { rules, players, first, options });
     } catch (e) {
       // no server: the game is followed here as soon as the engine is
-      if (e instanceof HttpError || !app.engineLoading || !(await app.engineLoading)) throw e;
+      if (answered(e) || !app.engineLoading || !(await app.engineLoading)) throw e;
       createLocal({ rules, players, first, options });
       return;
     }
@@ -1213,10 +1193,10 @@ async function start() {
       await load(id);
       return;
     } catch (e) {
-      if (!(e instanceof HttpError)) {
+      if (!answered(e)) {
         // no server: the game as last seen here; taps queue until the server is back
         app.id = id;
-        loadQueue(id);
+        app.queue = loadQueue(id);
         app.away = true;
         const kept = keptState(id);
         if (kept) accept(kept);

@@ -1,9 +1,11 @@
 // @ts-check
 // The page's words: the same gettext catalogs as the terminal game, served by
 // GET /api/i18n/{lang} as {"lang", "dir", "messages": {msgid: msgstr},
-// "plurals": {singular: [forms...]}, "presets": [PRESET...]}. Every msgid used here is
-// marked in src/ono99/web/ui_strings.py so `scripts/i18n.py extract` keeps it in the
-// catalogs. The presets (titles, player ranges, options, card names, rules help) are the
+// "plurals": {singular: [forms...]}, "presets": [PRESET...]}. `scripts/i18n.py extract`
+// finds the pages' msgids itself (babel.cfg): those of every t() and tn() call of these
+// scripts (Babel's javascript extractor: each msgid a plain string literal) and every
+// data-i18n* of the pages' HTML (scripts/page_strings.py). The presets (titles, player
+// ranges, options, card names, rules help) are the
 // engine's (ono99/texts.py preset_words), worded in the language: the page knows no rule.
 
 /** @type {Record<string, string>} */

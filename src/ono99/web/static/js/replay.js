@@ -131,7 +131,8 @@ export class ReplayViewer {
     const last = this.steps.length - 1;
     const seed = this.record && typeof this.record === "object" && this.record.seed !== undefined && this.record.seed !== null ? String(this.record.seed) : "";
     $("#main").dataset.replay = JSON.stringify({ step: this.i, steps: this.steps.length, total: s.total, seed });
-    $("#replay-seed").textContent = seed ? `${t("Seed")}: ${seed}` : "";
+    $("#replay-seed").textContent = seed ? `${/* TRANSLATORS: the number that fixes the shuffles of a game */ t("Seed")}: ${seed}` : "";
+    // TRANSLATORS: replay viewer position; {index} is 0 at the deal
     $("#replay-pos").textContent = t("Move {index} of {count}", { index: this.i, count: last });
     $("#replay-slider").value = String(this.i);
     $("#replay-first").disabled = this.i === 0;
@@ -150,6 +151,7 @@ export class ReplayViewer {
     $("#main").dataset.review = this.review ? JSON.stringify({ step: this.i, move: $("#review-move") ? $("#review-move").textContent : "" }) : "";
     /** @type {string[]} */
     let lines = (step.events || []).map((e) => e.text || "").filter(Boolean);
+    // TRANSLATORS: replay viewer: the state before the first move
     if (this.i === 0 && !lines.length) lines = [t("The deal")];
     const told = (step.events || []).some((e) => e.kind === "game_over");
     if (this.i === last && !told && s.winner !== null && s.winner !== undefined) lines.push(winnerText(s.winner, names, null));

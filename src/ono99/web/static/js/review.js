@@ -92,14 +92,18 @@ export function drawReview(fig, review, { steps, at, names, rules, go }) {
     const fx = ((/** @type {MouseEvent} */ (e).clientX - box.left) / box.width) * W;
     go(Math.round(((fx - PAD.left) / (W - PAD.left - PAD.right)) * (steps - 1)));
   });
-  const key = h("ul", { class: "review-key" }, review.seats.map((seat, i) => h("li", {},
-    h("span", { class: `swatch swatch-${i % 8}`, "aria-hidden": "true" }),
-    t("{name}: {chance} to win from the deal; {mistakes}, mean loss {loss}", {
-      name: names[seat.seat] || seat.name,
-      chance: percent(seat.start_win),
-      mistakes: tn("{count} mistake", "{count} mistakes", seat.mistakes),
-      loss: percent(seat.mean_loss),
-    }))));
+  const key = h("ul", { class: "review-key" }, review.seats.map((seat, i) => {
+    // a call of its own: Babel's extractor does not see a tn() inside a t()
+    const count = tn("{count} mistake", "{count} mistakes", seat.mistakes);
+    // (and the words worked out first: Babel ties a comment to a call on the next line)
+    const words = { name: names[seat.seat] || seat.name, chance: percent(seat.start_win), mistakes: count,
+      loss: percent(seat.mean_loss) };
+    return h("li", {},
+      h("span", { class: `swatch swatch-${i % 8}`, "aria-hidden": "true" }),
+      // TRANSLATORS: {chance} is a percentage ("41 %"), {mistakes} "2 mistakes",
+      // {loss} a percentage
+      t("{name}: {chance} to win from the deal; {mistakes}, mean loss {loss}", words));
+  }));
   const list = h("ul", { class: "review-mistakes" }, mistakes.map((d) => h("li", {},
     h("button", { type: "button", class: "link", onclick: () => go(d.move) },
       t("Move {index}: {name} played {card}", { index: d.move + 1, name: names[d.seat], card: cardName(d.played, rules) })))));
@@ -123,10 +127,11 @@ export function decisionText(review, at, names, rules) {
   const card = cardName(d.played, rules);
   const win = played ? percent(played.win) : "";
   if (!d.loss || best.move === d.played) {
+    // TRANSLATORS: {win} is a percentage ("41 %")
     return t("{name} played {card}, the best move: {win} to win", { name, card, win });
   }
-  const words = t("{name} played {card}: {win} to win; {best} had {best_win}", {
-    name, card, win, best: cardName(best.move, rules), best_win: percent(best.win),
-  });
+  const bestWords = { best: cardName(best.move, rules), best_win: percent(best.win) };
+  // TRANSLATORS: {win} and {best_win} are percentages; {best} is a card's name
+  const words = t("{name} played {card}: {win} to win; {best} had {best_win}", { name, card, win, ...bestWords });
   return d.mistake ? `${t("Mistake")} — ${words}` : words;
 }
