@@ -42,7 +42,8 @@ __all__ = [
     "parse_json_int",
 ]
 
-_KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves"}
+#: ``hinted``: the moves ``ono99 play`` made after a hint (docs/records.md); replay ignores it
+_KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves", "hinted"}
 
 #: a record's seed is an integer with 0 <= seed < SEED_LIMIT (2**256)
 SEED_LIMIT = 2**256

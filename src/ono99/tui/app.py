@@ -11,18 +11,21 @@ from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
+from ono99.bots.evaluate import DEFAULT_SAMPLES, Values
 from ono99.cards import DRAW
 from ono99.errors import Ono99Error
 from ono99.events import Event
 from ono99.i18n import _, translate_error
 from ono99.texts import card_legend, move_name, preset_title, rules_help, tell, winner_text
 from ono99.tui.cells import use_terminal_widths
+from ono99.tui.review import ReviewScreen
 from ono99.tui.screens import (
     MIN_SIZE,
     ConfirmNewGame,
@@ -37,6 +40,7 @@ from ono99.tui.session import (
     DEFAULT_DRAW_SECONDS,
     DEFAULT_PACE,
     HUMAN,
+    HintAsk,
     NewGame,
     NotPlayable,
     Session,
@@ -75,7 +79,9 @@ class OnoApp(App[int]):
     ``save(session)`` keeps each game's record when it ends or is abandoned.
 
     ``bot_delay``: seconds a bot takes to move (``--pace``); ``draw_window``: seconds
-    the human has to draw under the draw penalty (``--draw-seconds``, R-DRAW-1).
+    the human has to draw under the draw penalty (``--draw-seconds``, R-DRAW-1);
+    ``hint_samples`` / ``review_samples``: worlds a hint (H) / a decision of the game's
+    review (R at its end) is valued from (docs/review.md).
     Letter keys work in both cases (Shift, Caps Lock)."""
 
     CSS_PATH = "app.tcss"
@@ -89,6 +95,7 @@ class OnoApp(App[int]):
         Binding("right", "move(1)", show=False),
         Binding("enter,space", "play_selected", show=False),
         Binding("d,D", "draw", show=False),
+        Binding("h,H", "hint", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("q,Q", "quit_game", show=False),
         Binding("n,N", "new_game", show=False),
@@ -107,6 +114,8 @@ class OnoApp(App[int]):
         note: str | None = None,
         bot_delay: float = DEFAULT_PACE,
         draw_window: float = DEFAULT_DRAW_SECONDS,
+        hint_samples: int = DEFAULT_SAMPLES,
+        review_samples: int = DEFAULT_SAMPLES,
     ) -> None:
         use_terminal_widths()  # before anything is measured
         super().__init__()
@@ -131,6 +140,11 @@ class OnoApp(App[int]):
         self.countdown: Timer | None = None
         self.too_small: TooSmall | None = None  # the notice under MIN_SIZE, while shown
         self.busy_before_small = False
+        self.hint_samples = hint_samples
+        self.review_samples = review_samples
+        #: the hint asked for (H) and, once valued, each action's win chance
+        self.hint_ask: HintAsk | None = None
+        self.hint_values: dict[int, float] | None = None
 
     # ------------------------------------------------------------------ layout
 
@@ -183,9 +197,23 @@ class OnoApp(App[int]):
         self.query_one(RichLog).clear()
         self.selected = 0
         self.last_bust = None
+        self.hint_ask = None  # a hint belongs to the game it was asked in
+        self.hint_values = None
         await self.tell(self.session.events())
         await self.refresh_table()
         self.advance()
+
+    def current_hint(self) -> dict[int, float] | None:
+        """The hint's win chances while its position is still on the table."""
+        ask = self.hint_ask
+        if ask is None or self.hint_values is None or not self.session.hint_current(ask):
+            return None
+        return self.hint_values
+
+    def hint_working(self) -> bool:
+        """A hint for the position on the table is being valued."""
+        ask = self.hint_ask
+        return ask is not None and self.hint_values is None and self.session.hint_current(ask)
 
     def keys_text(self) -> str:
         """The key legend: as many of the keys as fit the line (the help screen lists
@@ -195,7 +223,7 @@ class OnoApp(App[int]):
         keys = [_("1–9/←→ Enter: play")]
         if self.session.rules.draw_penalty:
             keys.append(_("D: draw"))
-        keys += [_("?: help"), _("Q: quit")]
+        keys += [_("H: hint"), _("?: help"), _("Q: quit")]
         text = " · ".join(keys)
         room = self.query_one("#keys", Static).content_size.width or self.size.width - 2
         for extra in (_("F: fast"), _("N: new game")):  # where the line has room
@@ -218,7 +246,7 @@ class OnoApp(App[int]):
         ):
             self.selected = next(i for i, a in enumerate(acts) if a in view.legal or a == DRAW)
         self.selected = min(self.selected, max(len(acts) - 1, 0))
-        self.actions = await hand.show(view, self.selected)
+        self.actions = await hand.show(view, self.selected, self.current_hint())
         self.query_one("#hint", Static).update(self.hint_text())
         self.query_one("#keys", Static).update(Text(self.keys_text(), style="dim"))
 
@@ -248,6 +276,24 @@ class OnoApp(App[int]):
         return text
 
     def hint_text(self) -> Text:
+        """What Enter would do with the selected card, or why it cannot be played; the
+        draw window's countdown (R-DRAW-1); a hint being worked out (H)."""
+        text = self.move_text()
+        if self.hint_working():
+            note = Text(_("Working out each card's chance to win…"), style="italic")
+        elif self.current_hint() is not None:
+            note = Text(_("Under each card: your chance to win the game if you play it now."))
+        else:
+            return text
+        if not text.plain:
+            return note
+        # two lines at most (the hint line's height): one for each, cut where too long
+        room = self.query_one("#hint", Static).content_size.width or self.size.width - 2
+        for line in (text, note):
+            line.truncate(room, overflow="ellipsis")
+        return Text.assemble(text, "\n", note)
+
+    def move_text(self) -> Text:
         """What Enter would do with the selected card, or why it cannot be played; the
         draw window's countdown (R-DRAW-1)."""
         view = self.session.view()
@@ -414,6 +460,11 @@ class OnoApp(App[int]):
         )
 
     async def after_game(self, choice: str | None) -> None:
+        if choice == "review":
+            # the finished game's record, reviewed for your seat (tui.review)
+            review = ReviewScreen(self.session.record(), self.session.rules, self.review_samples)
+            self.push_screen(review, lambda _result: self.show_game_over())
+            return
         if choice == "settings":
             self.choose_settings(cancelled=self.show_game_over)
             return
@@ -526,6 +577,37 @@ class OnoApp(App[int]):
     async def action_draw(self) -> None:
         await self.human(DRAW)
 
+    def action_hint(self) -> None:
+        """H: each legal card's win chance, from your own view only, valued off the UI
+        thread (a Textual worker); shown under the cards, and the move you then make is
+        noted in the game's record (``hinted``)."""
+        if self.busy:
+            return
+        ask = self.session.ask_hint()
+        if ask is None:
+            self.query_one("#hint", Static).update(
+                Text(_("A hint is for your turn: wait until it is your move."), style="red")
+            )
+            self.bell()
+            return
+        if self.hint_ask is not None and self.session.hint_current(self.hint_ask):
+            return  # this position's hint is shown or on its way
+        self.hint_ask = ask
+        self.hint_values = None
+        self.query_one("#hint", Static).update(self.hint_text())
+        self.value_hint(ask)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def value_hint(self, ask: HintAsk) -> None:
+        values = ask.values(self.hint_samples)
+        self.call_from_thread(self.call_next, self.show_hint, ask, values)
+
+    async def show_hint(self, ask: HintAsk, values: Values) -> None:
+        if ask is not self.hint_ask or not self.session.hint_shown(ask):
+            return  # the game moved on (or another hint was asked) meanwhile
+        self.hint_values = {o.action: o.win for o in values.options}
+        await self.refresh_table()
+
     def action_help(self) -> None:
         if self.busy:
             return
@@ -537,6 +619,10 @@ class OnoApp(App[int]):
                     "D draw (draw penalty) · ? this help · Q quit"
                 ),
                 _("F: fast-forward: the bots play at once until your next turn"),
+                _(
+                    "H: hint: each card's chance to win, shown under it (the game's record "
+                    "notes the move you make after a hint) · R at the game's end: review it"
+                ),
                 _("PgUp/PgDn: scroll the announcements"),
                 _("N: abandon this game and start a new one with other settings"),
                 _("▶ plays now · ×2 must play two cards · ✗ cannot be played now"),

@@ -2,7 +2,9 @@
 
 Before each prompt: a translated line saying what to do, then the contract lines
 ``total: N`` and ``hand: c1 c2 ...`` (card codes), then the prompt ``> ``. Answers:
-a card code, ``99x4``, ``draw``, ``help`` or ``quit``; end of input quits.
+a card code, ``99x4``, ``draw``, ``help`` or ``quit``; end of input quits. On your turn
+``hint`` also prints each legal move's win chance (``code: N % to win`` in the language),
+valued from your own view, and the move you then make is noted in the record.
 
 Draw penalty (R-DRAW-1): no timers here. After your play the prompt comes again
 offering ``draw``; an empty line or any other card answer skips the draw.
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from ono99.bots.evaluate import DEFAULT_SAMPLES
 from ono99.cards import action_code, parse_action
 from ono99.errors import RecordError
 from ono99.events import Event
@@ -40,11 +43,19 @@ class _Quit(Exception):
 class PlainGame:
     """The line-mode loop over one :class:`Session`."""
 
-    def __init__(self, session: Session, inp: TextIO, out: TextIO, save: Saver) -> None:
+    def __init__(
+        self,
+        session: Session,
+        inp: TextIO,
+        out: TextIO,
+        save: Saver,
+        hint_samples: int = DEFAULT_SAMPLES,
+    ) -> None:
         self.s = session
         self.inp = inp
         self.out = out
         self.save = save
+        self.hint_samples = hint_samples
 
     def say(self, line: str = "") -> None:
         self.out.write(line + "\n")
@@ -105,7 +116,21 @@ class PlainGame:
             _("Answer with a card code from your hand (for example 7, -10, R, P2), 99x4, "
               "draw, help or quit.")
         )  # fmt: skip
+        self.say(_("On your turn, answer hint to see each card's chance to win."))
         # the moves you can play come with the prompt that follows
+
+    def hint(self) -> None:
+        """Each legal move's win chance, from the human's own view (docs/review.md)."""
+        ask = self.s.ask_hint()
+        if ask is None:
+            return
+        self.say(_("Working out each card's chance to win…"))
+        values = ask.values(self.hint_samples)
+        self.s.hint_shown(ask)
+        for o in values.options:
+            self.say(
+                _("{card}: {percent} % to win").format(card=o.code, percent=f"{100 * o.win:.0f}")
+            )
 
     def command(self, answer: str) -> str | None:
         """``answer`` in lower case, after the answers every prompt takes: quit leaves
@@ -160,6 +185,9 @@ class PlainGame:
         word = self.command(answer)
         if not word:
             return
+        if word == "hint":
+            self.hint()
+            return
         try:
             action = parse_action(word)
         except RecordError:
@@ -196,6 +224,8 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def run_plain(session: Session, inp: TextIO, out: TextIO, save: Saver) -> int:
+def run_plain(
+    session: Session, inp: TextIO, out: TextIO, save: Saver, hint_samples: int = DEFAULT_SAMPLES
+) -> int:
     """Play ``session`` in line mode; returns the exit status."""
-    return PlainGame(session, inp, out, save).run()
+    return PlainGame(session, inp, out, save, hint_samples).run()

@@ -147,13 +147,14 @@ class RoundSummary(ModalScreen[None]):
 
 class GameOver(ModalScreen[str]):
     """The result; P plays again ("again"), S chooses other settings ("settings"),
-    Q quits ("quit"). Enter, Space and Esc do nothing here but point at those keys: a
+    R reviews the game ("review", :mod:`ono99.tui.review`), Q quits ("quit"). Enter, Space and Esc do nothing here but point at those keys: a
     stray key from the last move must not throw the results away."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p,P", "answer('again')", show=False),
         Binding("s,S,n,N", "answer('settings')", show=False),
         Binding("q,Q", "answer('quit')", show=False),
+        Binding("r,R", "answer('review')", show=False),
         Binding("enter,space,escape", "stray", show=False),
         # the announcements stay in sight below the results (app.tcss): scroll them
         *log_keys("app.log"),
@@ -174,6 +175,11 @@ class GameOver(ModalScreen[str]):
                 yield Static(self.note, classes="note")
             yield Static(
                 _("P: play again · S: other settings · Q: quit"), classes="close", id="over-keys"
+            )
+            yield Static(
+                _("R: review this game: the moves that cost you most"),
+                classes="close",
+                id="review-key",
             )
 
     def action_stray(self) -> None:

@@ -22,11 +22,13 @@ the next bot moves (see :meth:`Session.human_may_draw`).
 from __future__ import annotations
 
 import math
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ono99.bots import BOTS, LEVELS, Bot, make_bot
+from ono99.bots.evaluate import DEFAULT_SAMPLES, Values, evaluate
 from ono99.cards import DRAW
 from ono99.events import Event
 from ono99.game import Game, new_seed
@@ -36,7 +38,7 @@ from ono99.rules import Rules, make_rules
 from ono99.texts import why_not
 from ono99.view import PlayerView, PublicView
 
-__all__ = ["HUMAN", "LEVELS", "DEFAULT_LEVEL", "NotPlayable", "NotOver", "Session", "NewGame",
+__all__ = ["HUMAN", "LEVELS", "HintAsk", "DEFAULT_LEVEL", "NotPlayable", "NotOver", "Session", "NewGame",
            "resolve_level", "bot_player_names", "PACES", "parse_pace", "check_draw_seconds",
            "DEFAULT_PACE", "DEFAULT_DRAW_SECONDS"]  # fmt: skip
 
@@ -53,6 +55,24 @@ class NotPlayable(Exception):
 class NotOver(RuntimeError):
     """The record of a game still being played was asked for (it holds the seed and so
     every hand: it is shown only once the game is over or abandoned)."""
+
+
+@dataclass(frozen=True)
+class HintAsk:
+    """A hint asked for on the human's turn: their view (only what they may see), their
+    previous decision in this game (the evaluator reads the others' plays since) and the
+    index in the record that the move they make next will have."""
+
+    view: PlayerView
+    previous: tuple[PlayerView, int] | None
+    move: int
+
+    def values(self, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> Values:
+        """Each legal action's win chance (``ono99.bots.evaluate``); slow (up to seconds),
+        so front ends call it off their UI thread. ``seed`` None: a fresh one from
+        :mod:`secrets` (the human did not choose it)."""
+        seed = secrets.randbits(64) if seed is None else seed
+        return evaluate(self.view, samples, seed, self.previous)
 
 
 def bot_player_names(count: int) -> list[str]:
@@ -114,6 +134,11 @@ class Session:
             bot.check_game(game.rules, game.n)
         self._seen = 0
         self._abandoned = False
+        #: the human's last decision (view, action): a hint's evaluator reads from it
+        self._previous: tuple[PlayerView, int] | None = None
+        #: record indices of the human's moves made while a hint was shown
+        self._hinted: list[int] = []
+        self._hint_at: int | None = None  # the move index the hint shown is for
 
     # ------------------------------------------------------------------ queries
 
@@ -172,10 +197,39 @@ class Session:
 
     def record(self) -> dict[str, Any]:
         """The game record (R-REC), once the game is over or abandoned: it holds the seed,
-        and so every hand (raises :class:`NotOver` before)."""
+        and so every hand (raises :class:`NotOver` before). ``hinted`` lists the moves
+        made after a hint (docs/records.md), only when there are some."""
         if not (self.is_over or self._abandoned):
             raise NotOver("the record is shown only once the game is over or abandoned")
-        return to_record(self._game)
+        record = to_record(self._game)
+        if self._hinted:
+            record["hinted"] = list(self._hinted)
+        return record
+
+    @property
+    def hinted(self) -> tuple[int, ...]:
+        """Record indices of the human's moves made after a hint."""
+        return tuple(self._hinted)
+
+    def ask_hint(self) -> HintAsk | None:
+        """What a hint needs, on the human's turn (None otherwise): value it with
+        :meth:`HintAsk.values`, then tell :meth:`hint_shown` when it is on screen."""
+        view = self.view()
+        if self._abandoned or view.to_move != HUMAN or not view.legal:
+            return None
+        return HintAsk(view, self._previous, len(self._game.moves))
+
+    def hint_current(self, ask: HintAsk) -> bool:
+        """Whether the position ``ask`` was asked for is still the one on the table."""
+        return not self._abandoned and len(self._game.moves) == ask.move
+
+    def hint_shown(self, ask: HintAsk) -> bool:
+        """The hint ``ask`` is shown now, so the human's next move is made after a hint;
+        False (nothing noted) when the game has moved on since it was asked."""
+        if not self.hint_current(ask):
+            return False
+        self._hint_at = ask.move
+        return True
 
     # ------------------------------------------------------------------ moves
 
@@ -187,7 +241,12 @@ class Session:
         reason = self.why_not(action)
         if reason is not None:
             raise NotPlayable(reason)
+        index = len(self._game.moves)
+        view = self.view()
         self._game.apply(action, HUMAN)
+        if index == self._hint_at:
+            self._hinted.append(index)
+        self._previous = (view, action)  # as review_game reads a seat's decisions
         return self.events()
 
     def draw(self) -> list[Event]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.cells import cell_len
 from rich.console import Console
 from rich.measure import Measurement
@@ -17,7 +19,15 @@ from ono99.moves import total_after
 from ono99.texts import direction_text, move_name, score_text, turn_text
 from ono99.view import PlayerView
 
-__all__ = ["ViewPanel", "PlayersPanel", "TotalPanel", "HandBar", "CardView", "new_total"]
+__all__ = [
+    "ViewPanel",
+    "PlayersPanel",
+    "TotalPanel",
+    "HandBar",
+    "CardView",
+    "new_total",
+    "chance_text",
+]
 
 
 def new_total(view: PlayerView, action: int) -> int:
@@ -199,15 +209,34 @@ class CardView(Static):
     plain)."""
 
     def show(
-        self, key: str, label: str, playable: bool, selected: bool, my_turn: bool, action: int
+        self,
+        key: str,
+        label: str,
+        playable: bool,
+        selected: bool,
+        my_turn: bool,
+        action: int,
+        chance: float | None = None,
     ) -> None:
+        """``chance``: the card's win chance (a hint, H), shown on the box's second line."""
         mark = "" if playable or not my_turn else " ✗"
-        self.update(Text.assemble((f"[{key}]", ""), " ", (label, "bold"), (mark, "")))
+        text = Text.assemble((f"[{key}]", ""), " ", (label, "bold"), (mark, ""))
+        if chance is not None:  # the name on one line (cut where narrow), the chance below
+            text.append("\n" + chance_text(chance))
+            text.no_wrap = True
+            text.overflow = "ellipsis"
+        self.update(text)
         for kind in set(CARD_KINDS.values()):
             self.set_class(CARD_KINDS[action] == kind, f"kind-{kind}")
         self.set_class(playable, "playable")
         self.set_class(not playable, "unplayable")
         self.set_class(selected, "selected")
+
+
+def chance_text(win: float) -> str:
+    """A win chance as a whole percentage (short: it fits under the narrowest card)."""
+    # Translators: a card's chance to win the game, under the card; keep it short
+    return _("{percent} %").format(percent=f"{100 * win:.0f}")
 
 
 class HandBar(Horizontal):
@@ -225,7 +254,11 @@ class HandBar(Horizontal):
             acts.append(DRAW)
         return acts
 
-    async def show(self, view: PlayerView, selected: int) -> list[int]:
+    async def show(
+        self, view: PlayerView, selected: int, chances: Mapping[int, float] | None = None
+    ) -> list[int]:
+        """Show ``view``'s hand with ``selected`` marked and, from a hint, each move's
+        win chance under it (``chances``: action -> win chance)."""
         out = not view.alive[view.seat] or not view.active[view.seat]
         self.set_class(out, "out")
         acts = [] if out else self.items(view)  # your hand is hidden once you are out
@@ -238,5 +271,6 @@ class HandBar(Horizontal):
             key = "D" if action == DRAW else str(i + 1)
             playable = action in view.legal or (action == DRAW and view.pending_draw == view.seat)
             name = move_name(action, view.rules)
-            card.show(key, name, playable, i == selected, view.is_my_turn, action)
+            chance = None if chances is None else chances.get(action)
+            card.show(key, name, playable, i == selected, view.is_my_turn, action, chance)
         return acts
