@@ -6,13 +6,15 @@
 // <main data-state> holding the public state after every tap.
 import { answered, call, setLanguageSource } from "./api.js";
 import { cardFace, cardSpec } from "./cards.js";
+import { keepSeen, keepTableView, keptState, lastGame, recentGames, remember, tableViewOn } from "./companion-store.js";
+import { loadServerVoices, updateSpeechNote, voice } from "./companion-voice.js";
 import { loadQueue, requestId, saveQueue as storeQueue, splitRefused } from "./tap-queue.js";
 import { $, fill, h, show } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, presetList, presetWords, setCatalogUrl, setLanguage, t } from "./i18n.js";
 import { follow } from "./companion-live.js";
 import { keepGame, keptGame, loadEngine, newGameId, siteConfig } from "./local.js";
 import { collectOptions, fillOptions, setOptions } from "./options.js";
-import { formatNumber, onVoices, setSpeechEnabled, speak, speakAny, speechEnabled, speechSupported, voiceFor } from "./speech.js";
+import { formatNumber, onVoices, setSpeechEnabled, speechEnabled } from "./speech.js";
 import { cardName, directionText, isOut, presetTitle, statusText, winnerText } from "./words.js";
 
 /** The engine's default preset: the first it lists. */
@@ -26,12 +28,6 @@ function playerRange(preset) {
   const p = presetWords(preset);
   return p ? p.players : [2, 2];
 }
-const LAST = "ono99.companion.last";
-// the games of this browser, most recent first: opening a link that starts a game never
-// loses the one before (it stays under "Earlier games")
-const RECENT = "ono99.companion.games";
-const TABLE_VIEW = "ono99.companion.tableview";
-const STATE = "ono99.companion.state.";
 const RESERVED = new Set(["rules", "players", "first", "lang"]);
 const STATE_KEYS = ["total", "direction", "to_move", "owes_two", "out", "tokens", "scores", "round",
   "winner", "plays_left", "pending_draw", "round_out", "steps", "busted", "hands_needed", "laid", "laid_open",
@@ -435,37 +431,14 @@ function accept(data) {
   app.version = data.version;
   app.state = data.state;
   if (app.id) {
-    try {
-      localStorage.setItem(LAST, app.id);
-      // the last state the server sent: the page opens on it with no server reachable
-      localStorage.setItem(STATE + app.id, JSON.stringify({ version: data.version, state: data.state }));
-    } catch (_e) { /* storage off */ }
+    // the last state the server sent: the page opens on it with no server reachable
+    keepSeen(app.id, data);
     remember(app.id, app.state);
   }
   render();
 }
 
 /** The game as the server last sent it, kept in this browser (or null). */
-function keptState(id) {
-  try {
-    const kept = JSON.parse(localStorage.getItem(STATE + id) || "null");
-    return kept && kept.state && typeof kept.version === "number" ? kept : null;
-  } catch (_e) { return null; }
-}
-
-function recentGames() {
-  try {
-    const list = JSON.parse(localStorage.getItem(RECENT) || "[]");
-    return Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string") : [];
-  } catch (_e) { return []; }
-}
-
-function remember(id, s) {
-  const list = recentGames().filter((g) => g.id !== id);
-  list.unshift({ id, names: s.names, rules: s.rules, over: s.winner !== null });
-  try { localStorage.setItem(RECENT, JSON.stringify(list.slice(0, 8))); } catch (_e) { /* storage off */ }
-}
-
 async function openGame(id) {
   try {
     await load(id);
@@ -513,12 +486,8 @@ async function keepAwake(on) {
   } catch (_e) { wakeLock = null; /* refused (battery saver...): the view works all the same */ }
 }
 
-function tableViewOn() {
-  try { return localStorage.getItem(TABLE_VIEW) === "1"; } catch (_e) { return false; }
-}
-
 function setTableView(on) {
-  try { localStorage.setItem(TABLE_VIEW, on ? "1" : "0"); } catch (_e) { /* storage off */ }
+  keepTableView(on);
   renderTableView(app.state);
 }
 
@@ -576,66 +545,6 @@ function updateMute() {
   b.textContent = on ? "🔊" : "🔇";
   b.setAttribute("aria-pressed", on ? "true" : "false");
   $("#speech-on").checked = on;
-}
-
-// The server's voice (espeak-ng) speaks where the browser has none for the language.
-// `reached`: its last clip came (false while the network or the server is away: the
-// no-voice note shows, and a clip kept by the service worker or the browser's own voice
-// speaks instead).
-const serverVoice = { languages: [], audio: null, reached: true, retry: null };
-
-async function loadServerVoices() {
-  try {
-    const r = await fetch("/api/companion-voice");
-    const data = await r.json();
-    serverVoice.languages = Array.isArray(data.languages) ? data.languages : [];
-    serverVoice.reached = true;
-  } catch (_e) {
-    serverVoice.reached = false; // the languages it spoke stay known; asked again soon
-    if (!serverVoice.retry) serverVoice.retry = setTimeout(() => { serverVoice.retry = null; loadServerVoices(); }, 3000);
-  }
-  updateSpeechNote();
-}
-
-/** Which voice spoke last (`<main data-voice>`): browser, server, kept (a clip kept
- * while the server is away), fallback (the browser's default voice) or none. */
-function spokeWith(how) {
-  main().dataset.voice = how;
-}
-
-/** Speak `text`: the browser's voice for the language, else the server's (a sound); with
- * the server away, its clip kept from before, else whatever voice the browser has. */
-function voice(text, lang, force = false) {
-  if (!text || (!force && !speechEnabled())) return;
-  if (speak(text, lang, { force })) { spokeWith("browser"); return; }
-  if (!serverVoice.languages.includes(lang)) { spokeWith(speakAny(text, lang) ? "fallback" : "none"); return; }
-  if (serverVoice.audio) serverVoice.audio.pause(); // a new line interrupts the last one
-  const q = new URLSearchParams({ lang, text: text.slice(0, 600) });
-  const audio = new Audio(`/api/companion-voice?${q}`);
-  serverVoice.audio = audio;
-  const away = !serverVoice.reached || navigator.onLine === false;
-  audio.addEventListener("loadeddata", () => {
-    if (!away) serverVoice.reached = true;
-    spokeWith(away ? "kept" : "server");
-    updateSpeechNote();
-  }, { once: true });
-  audio.addEventListener("error", () => {
-    // the network or the server is away and no clip of this text was kept: say so, and
-    // speak with what is left
-    serverVoice.reached = false;
-    updateSpeechNote();
-    if (serverVoice.audio === audio) spokeWith(speakAny(text, lang) ? "fallback" : "none");
-  }, { once: true });
-  audio.play().catch(() => { /* the browser wants a tap first, or no clip: see "error" */ });
-}
-
-function updateSpeechNote() {
-  const lang = currentLanguage();
-  const browser = speechSupported() && Boolean(voiceFor(lang));
-  const server = serverVoice.languages.includes(lang) && serverVoice.reached && navigator.onLine !== false;
-  show($("#speech-note"), !browser && !server);
-  // the test still speaks while the server is away: a kept clip or the browser's voice
-  $("#speech-test").disabled = !browser && !serverVoice.languages.includes(lang) && !(speechSupported() && speechSynthesis.getVoices().length);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -976,9 +885,7 @@ function showSetup() {
     setNames([1, 2, 3].map((i) => `${t("Player")} ${i}`));
   }
   fillOptions($("#setup-options"), rules.value, "hint");
-  let last = null;
-  try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
-  show($("#continue-last"), Boolean(last));
+  show($("#continue-last"), Boolean(lastGame()));
   const recent = recentGames();
   show($("#recent"), recent.length > 0);
   fill($("#recent-games"), recent.map((g) => h("li", {}, h("button", {
@@ -1159,8 +1066,7 @@ async function start() {
   $("#table-view-off").addEventListener("click", () => setTableView(false));
   document.addEventListener("visibilitychange", () => { if (!document.hidden && app.state) renderTableView(app.state); });
   $("#continue-last").addEventListener("click", async () => {
-    let last = null;
-    try { last = localStorage.getItem(LAST); } catch (_e) { /* storage off */ }
+    const last = lastGame();
     if (last) await openGame(last);
   });
   $("#add-player").addEventListener("click", () => {
