@@ -26,6 +26,7 @@ import argparse
 import json
 import statistics
 import time
+import zlib
 from typing import Any
 
 from ono99 import Game
@@ -84,7 +85,13 @@ def main(argv: list[str] | None = None) -> None:
         times: list[float] = []
         choice: list[float] = []  # decisions with two or more legal actions
         for i in range(args.games):
-            g = Game(rules, n, options=options, seed=f"dt:{args.seed}:{i}", events=False)
+            g = Game(
+                rules,
+                n,
+                options=options,
+                seed=zlib.crc32(f"dt:{args.seed}:{i}".encode()),
+                events=False,
+            )
             me = i % n
             bots = [make_bot(args.bot if s == me else "heuristic", 1000 * i + s) for s in range(n)]
             while not g.is_over:

@@ -31,6 +31,7 @@ import json
 import math
 import random
 import sys
+import zlib
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -60,12 +61,10 @@ def rollout_values(
     out: list[list[float]] = []
     for _ in range(worlds):
         world = make_world(rng)
-        seed = rng.getrandbits(64)
         row = []
         for action in view.legal:
             g = world.copy()
-            policy = HeuristicBot(0, samples=samples)
-            policy.rng = random.Random(seed)
+            policy = HeuristicBot(samples=samples)
             start = (g.round, g.alive[:], _copy(g.tokens), _copy(g.scores))
             g.apply(action)
             if horizon == "round":
@@ -162,12 +161,17 @@ def main() -> None:
     kept = fallbacks = 0
     half = max(1, args.worlds // 2)
     for i in range(args.games):
-        g = Game(args.rules, args.players, seed=f"values:{args.seed}:{i}", events=False)
-        bots = [HeuristicBot(i * 31 + s) for s in range(args.players)]
+        g = Game(
+            args.rules,
+            args.players,
+            seed=zlib.crc32(f"values:{args.seed}:{i}".encode()),
+            events=False,
+        )
+        bots = [HeuristicBot() for s in range(args.players)]
         trackers = [
-            ParticleTracker(HeuristicBot(i * 31 + s + 7, samples=4).act, seed=i * 31 + s)
+            ParticleTracker(HeuristicBot(samples=4).act, seed=i * 31 + s)
             if args.choose == "particle"
-            else HandTracker(HeuristicBot(i * 31 + s + 7, samples=4).act)
+            else HandTracker(HeuristicBot(samples=4).act)
             for s in range(g.n)
         ]
         while g.to_move is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import zlib
 
 from ono99 import Game
 from ono99.bots import heuristic as H
@@ -38,7 +39,7 @@ class Knowing(H._Ctx):
             return super().p_bust(total, owes_two, seat)
         busts = 0
         for _ in range(self.samples):
-            drawn = pool_list[self.rng.randrange(len(pool_list))]
+            drawn = pool_list[self.rng.below(len(pool_list))]
             busts += not H._survives_two(self.rules, hand, drawn, total)
         return busts / self.samples
 
@@ -46,12 +47,12 @@ class Knowing(H._Ctx):
 class Cheater(H.HeuristicBot):
     """The heuristic with the next player's true hand in its pressure term (see module doc)."""
 
-    def __init__(self, seed: int, game: Game) -> None:
-        super().__init__(seed)
+    def __init__(self, game: Game) -> None:
+        super().__init__()
         self.game = game
 
     def context(self, view: PlayerView) -> H._Ctx:
-        ctx = Knowing(view, self.rng, self.samples)
+        ctx = Knowing(view, self.samples)
         ctx.game = self.game
         return ctx
 
@@ -67,10 +68,14 @@ def main() -> None:
     for i in range(args.games):
         won = 0.0
         for cheat_seat in range(args.players):
-            g = Game(args.rules, args.players, seed=f"hands:{args.seed}:{i}", events=False)
+            g = Game(
+                args.rules,
+                args.players,
+                seed=zlib.crc32(f"hands:{args.seed}:{i}".encode()),
+                events=False,
+            )
             bots: list[H.HeuristicBot] = [
-                Cheater(i * 7 + s, g) if s == cheat_seat else H.HeuristicBot(i * 7 + s)
-                for s in range(args.players)
+                Cheater(g) if s == cheat_seat else H.HeuristicBot() for s in range(args.players)
             ]
             while g.to_move is not None:
                 p = g.to_move

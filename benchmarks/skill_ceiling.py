@@ -36,6 +36,7 @@ import json
 import math
 import random
 import time
+import zlib
 from multiprocessing import Pool
 
 from ono99 import Game
@@ -122,7 +123,7 @@ def play_bound_game(args: tuple[ArenaSpec, int]) -> GameResult:
     spec, index = args
     seating = spec.seating(index)
     g = deal_game(spec, index)
-    policy = HeuristicBot(0)
+    policy = HeuristicBot()
     bots = [make_bot("heuristic", bot_seed(spec.seed, index, s)) for s in range(spec.players)]
     times: dict[int, list[float]] = {e: [] for e in set(seating)}
     decisions = 0
@@ -195,7 +196,9 @@ def main() -> None:
     rng = random.Random(args.seed)
     won = 0
     for i in range(args.games):
-        g = Game("mattel2022", 2, seed=f"ceiling:{args.seed}:{i}", events=False)
+        g = Game(
+            "mattel2022", 2, seed=zlib.crc32(f"ceiling:{args.seed}:{i}".encode()), events=False
+        )
         me = i % 2
         greedy = make_bot("greedy", i)
         while not g.is_over:

@@ -74,6 +74,8 @@ class Row:
     seeds: list[int] = field(default_factory=list)
     #: the parts found, in the plan's seed order
     runs: list[dict[str, Any]] = field(default_factory=list)
+    #: the bot version the row measured (strength.sh: 1 before issue 34, 2 after)
+    version: int = 1
 
     @property
     def setting(self) -> str:
@@ -109,12 +111,13 @@ def plan(script: Path = HERE / "strength.sh") -> list[Row]:
     out = subprocess.run(["bash", str(script), "list"], capture_output=True, text=True, check=True)
     rows: dict[str, Row] = {}
     for line in out.stdout.splitlines():
-        name, kind, players, rules, options, bots, games, seed = line.split("\t")
+        name, kind, players, rules, options, bots, games, seed, version = line.split("\t")
         row = rows.get(name)
         if row is None:
             row = rows[name] = Row(
-                name, kind, int(players), rules, options, bots.split(","), int(games)
-            )
+                name, kind, int(players), rules, options, bots.split(","), int(games),
+                version=int(version),
+            )  # fmt: skip
         row.seeds.append(int(seed))
     return list(rows.values())
 
@@ -238,8 +241,8 @@ def cells(entries: list[tuple[Row, str, Edge | None]] | None) -> str:
     if not entries:
         return "—"
     if len(entries) == 1:
-        return cell(entries[0][0], entries[0][2])
-    return "; ".join(f"`{hi}`: {cell(row, e)}" for row, hi, e in entries)
+        return cell(entries[0][0], entries[0][2]) + f" (bots v{entries[0][0].version})"
+    return "; ".join(f"`{hi}` (bots v{row.version}): {cell(row, e)}" for row, hi, e in entries)
 
 
 def summary(rows: list[Row]) -> list[str]:
@@ -272,6 +275,8 @@ def shares(by: Found, s: str) -> str:
             out.append(f"{key[1] if sign > 0 else 'greedy'}: not yet run")
         for row, hi, e in entries:
             label = "greedy" if sign < 0 else "ismcts" if len(searches) == 1 else f"`{hi}`"
+            if len(entries) > 1 and len({r.version for r, _, _ in entries}) > 1:
+                label += f" (bots v{row.version})"
             if e is None:
                 out.append(f"{label}: not yet run")
                 continue
@@ -284,9 +289,9 @@ def shares(by: Found, s: str) -> str:
 
 def details(rows: list[Row]) -> list[str]:
     lines = [
-        "| row | setting | parts | games | seeds | edge per seat (± 95 %) | z | verdict "
+        "| row | bots | setting | parts | games | seeds | edge per seat (± 95 %) | z | verdict "
         "| win rates (seats/game) | decision p50 / p99 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         found = edges(row)
@@ -308,7 +313,7 @@ def details(rows: list[Row]) -> list[str]:
         z = ", ".join(f"{e.z:.1f}" for e in found) or "—"
         verdict = ", ".join(dict.fromkeys(e.verdict for e in found)) or "not yet run"
         lines.append(
-            f"| {row.name} | {SETTINGS.get(row.setting, row.setting)} "
+            f"| {row.name} | v{row.version} | {SETTINGS.get(row.setting, row.setting)} "
             f"| {len(row.runs)} / {len(row.seeds)} | {games} / {planned} | {seeds} "
             f"| {edge_s} | {z} | {verdict} | {rates} | {times} |"
         )
@@ -319,7 +324,7 @@ ROOT = HERE.parent
 #: the first line of each table, and the documents that hold it
 TABLES = {
     "| setting | greedy > random |": ("docs/strength.md",),
-    "| row | setting | parts |": ("docs/strength.md",),
+    "| row | bots | setting | parts |": ("docs/strength.md",),
 }
 
 
@@ -340,7 +345,7 @@ def write_docs(rows: list[Row], root: Path = ROOT) -> list[str]:
     """Put the tables into the documents; the names of the files that changed."""
     made = {
         "| setting | greedy > random |": summary(rows),
-        "| row | setting | parts |": details(rows),
+        "| row | bots | setting | parts |": details(rows),
     }
     changed: dict[str, str] = {}
     for head, names in TABLES.items():
@@ -375,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
         out = [
             {
                 "row": r.name,
+                "bots": r.version,
                 "parts": len(r.runs),
                 "planned": len(r.seeds),
                 "edges": [

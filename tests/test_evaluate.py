@@ -70,7 +70,7 @@ def test_compiled_rollouts_give_the_python_values(
     the world's seed)."""
     from ono99.bots import fast_evaluate
 
-    policy = HeuristicBot(0, samples=ROLLOUT_SAMPLES)
+    policy = HeuristicBot(samples=ROLLOUT_SAMPLES)
     g = _played(rules, players, options, 5, 6)
     assert g.to_move is not None
     view = g.view(g.to_move)

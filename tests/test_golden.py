@@ -131,8 +131,9 @@ PERFT = [
 def test_perft(
     preset: str, options: dict[str, Any], players: int, seed: int, depth: int, count: int
 ) -> None:
-    """Pinned counts of legal action sequences from fixed seeded deals."""
-    g = Game(preset, players, options=options, seed=seed, events=False)
+    """Pinned counts of legal action sequences from fixed seeded deals (version 1 of the
+    seeded shuffle, R-REC: the deals these counts were pinned on)."""
+    g = Game(preset, players, options=options, seed=seed, events=False, rng=1)
     assert perft(g, depth) == count
 
 
@@ -152,13 +153,14 @@ SIG_CONFIGS = {
 
 @pytest.mark.parametrize("name", sorted(SIG_CONFIGS))
 def test_fixed_random_games_signature(name: str) -> None:
-    """Pinned digest of the final states of 40 fixed random games per preset/mode."""
+    """Pinned digest of the final states of 40 fixed random games per preset/mode (dealt by
+    version 1 of the seeded shuffle, R-REC, as when they were pinned)."""
     preset, options = SIG_CONFIGS[name]
     rules = make_rules(preset, options)
     digest = hashlib.sha256()
     for i in range(40):
         players = rules.min_players + i % (rules.max_players - rules.min_players + 1)
-        g = Game(rules, players, seed=1000 + i, events=False)
+        g = Game(rules, players, seed=1000 + i, events=False, rng=1)
         rng = random.Random(i)
         while not g.is_over:
             legal = g.legal_actions()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 from collections import Counter
 
 import pytest
@@ -35,12 +36,14 @@ def test_tracked_worlds_match_the_view_and_the_deck(
     rng = random.Random(5)
     kept = fallbacks = 0
     for k in range(6):
-        g = Game(rules, players, options=options, seed=f"track:{k}", events=False)
-        bots = [HeuristicBot(k * 10 + s) for s in range(players)]
+        g = Game(
+            rules, players, options=options, seed=zlib.crc32(f"track:{k}".encode()), events=False
+        )
+        bots = [HeuristicBot() for s in range(players)]
         trackers = [
-            ParticleTracker(HeuristicBot(99 + s).act, seed=s, particles=16)
+            ParticleTracker(HeuristicBot().act, seed=s, particles=16)
             if particles
-            else HandTracker(HeuristicBot(99 + s).act)
+            else HandTracker(HeuristicBot().act)
             for s in range(players)
         ]
         while g.to_move is not None:
@@ -66,7 +69,7 @@ def test_tracked_worlds_match_the_view_and_the_deck(
 def test_no_history_falls_back_to_the_belief() -> None:
     """A tracker that has seen nothing (first move, or after reset) samples plain worlds."""
     g = Game("mattel2022", 2, seed=1, events=False)
-    t = HandTracker(HeuristicBot(0).act)
+    t = HandTracker(HeuristicBot().act)
     w = t.world(g.view(0), random.Random(1))
     assert (t.kept, t.fallbacks) == (0, 1)
     assert sorted(w.hands[0]) == sorted(g.hands[0])
@@ -79,7 +82,7 @@ def _play_against_heuristic(bot: Bot, seed: int) -> Game:
     """A 2-player mattel2022 game of ``bot`` (seat 0) against the heuristic, checking that
     every action ``bot`` returns is legal (R-LIM-2); the finished game."""
     g = Game("mattel2022", 2, seed=seed, events=False)
-    other = HeuristicBot(2)
+    other = HeuristicBot()
     while g.to_move is not None:
         p = g.to_move
         view = g.view(p)
@@ -105,8 +108,8 @@ def test_particles_carry_what_earlier_plays_taught() -> None:
     particles, and every one of them gives the other player a hand that could have made
     every play seen since (R-SET-1: built from views only)."""
     g = Game("mattel2022", 2, seed=11, events=False)
-    bots = [HeuristicBot(1), HeuristicBot(2)]
-    t = ParticleTracker(HeuristicBot(3).act, seed=4, particles=24)
+    bots = [HeuristicBot(), HeuristicBot()]
+    t = ParticleTracker(HeuristicBot().act, seed=4, particles=24)
     rng = random.Random(6)
     decisions = 0
     while g.to_move is not None and decisions < 12:

@@ -149,7 +149,7 @@ def test_write_puts_the_tables_into_the_documents(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     stale = "| setting | greedy > random | old |\n|---|\n| old row |\n"
     (tmp_path / "docs" / "strength.md").write_text(
-        f"a\n{stale}\nb\n| row | setting | parts | old |\n| x |\nc\n", encoding="utf-8"
+        f"a\n{stale}\nb\n| row | bots | setting | parts | old |\n| x |\nc\n", encoding="utf-8"
     )
     assert table.write_docs(rows, tmp_path) == ["docs/strength.md"]
     docs = (tmp_path / "docs" / "strength.md").read_text(encoding="utf-8")
@@ -157,4 +157,4 @@ def test_write_puts_the_tables_into_the_documents(tmp_path: Path) -> None:
     assert "\n".join(table.summary(rows)) in docs
     assert table.write_docs(rows, tmp_path) == []
     with pytest.raises(ValueError, match="expected one table"):
-        table.replace_table("no table here", "| row | setting | parts |", ["| x |"])
+        table.replace_table("no table here", "| row | bots | setting | parts |", ["| x |"])

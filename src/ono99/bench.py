@@ -7,11 +7,11 @@ games and return their counts, which :func:`bench_result` writes out (CONTRACTS.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ono99.chance import PICK, SEED_LIMIT, Stream, stream_key
 from ono99.game import Game
 from ono99.rules import Rules, make_rules
 
@@ -43,8 +43,9 @@ def run_bench(
 
     A step is one decision applied (a card, ``99x4`` or ``draw``). No events and no
     observation encoding: this measures the rules engine alone. Game ``g`` is dealt
-    from seed ``seed + g``; the fast engine plays the very same games
-    (:mod:`ono99.fast.bench`).
+    from seed ``seed + g`` (mod 2**256); each move is ``legal[int(u * len(legal))]``, ``u``
+    the next float of the stream of purpose PICK for ``seed`` (:mod:`ono99.chance`). The
+    fast engine plays the very same games (:mod:`ono99.fast.bench`).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be 'reference' or 'fast', not {engine!r}")
@@ -57,14 +58,13 @@ def _reference_loop(
     r: Rules, players: int, seconds: float, seed: int, games: int | None
 ) -> tuple[int, int, float]:
     """The reference engine's games of :func:`run_bench`."""
-    rng = random.Random(seed)
-    pick = rng.random  # faster than randrange; uniform over the legal actions
+    pick = Stream(stream_key(PICK, seed, 0)).random  # uniform over the legal actions
     played = steps = 0
     clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     while True:
-        g = Game(r, players, seed=seed + played, events=False)
+        g = Game(r, players, seed=(seed + played) % SEED_LIMIT, events=False)
         legal_actions, apply = g.legal_actions, g.apply
         legal = legal_actions()
         while legal:  # no legal action: the game is over

@@ -35,7 +35,8 @@ class EngineGame(Protocol):
     rules: Rules
     n: int
     names: list[str]
-    seed: int | str
+    seed: int
+    rng: int
     dealer: int
     total: int
     direction: int

@@ -14,12 +14,22 @@ No I/O, no global random state: every shuffle comes from the game's seed.
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ono99.cards import DRAW, FOUR_99, Card, action_code, parse_action
+from ono99.chance import (
+    DEAL,
+    RESHUFFLE,
+    RNG_VERSIONS,
+    SEED_LIMIT,
+    random_shuffle,
+    shuffle,
+    shuffle_v1,
+    stream_key,
+)
+from ono99.deals import Deal, parse_deal
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.events import Event
 from ono99.i18n import N_
@@ -27,6 +37,7 @@ from ono99.moves import total_after, why_illegal
 from ono99.observation import mask_values, observation_values
 from ono99.rules import Rules, deck_list, make_rules
 from ono99.scoring import CARD_POINTS, Points, hand_points
+from ono99.termsafe import short_repr
 from ono99.view import PlayerView, PublicView, public_view, view_of
 
 if TYPE_CHECKING:
@@ -35,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Game", "Deal", "hand_points", "new_seed", "CARD_POINTS", "illegal_action_error",
-    "seeded_shuffle", "check_setup",
+    "seeded_shuffle", "check_setup", "check_seed", "check_rng",
 ]  # fmt: skip
 
 #: bits of a seed the user did not choose: far too many to search from what a player sees
@@ -71,48 +82,56 @@ class _SortedCards(dict[int, tuple[int, ...]]):
 
 _CARDS_IN = _SortedCards()
 
-#: A deal: each seat's hand, and the draw pile top card first.
-Deal = tuple[list[list[int]], list[int]]
-
-
-def _rng(seed: int | str, *parts: object) -> random.Random:
-    # One string per purpose: explicit deals in a record never shift the
-    # randomness of later reshuffles, so records replay exactly.
-    return random.Random(":".join(map(str, (seed, *parts))))
-
-
-_BITS = tuple((i + 1).bit_length() for i in range(256))
-
-
-def _shuffle(rng: random.Random, x: list[int]) -> None:
-    """Shuffle ``x`` in place: the same Fisher-Yates walk and the same draws of
-    ``rng.getrandbits`` as ``random.shuffle`` (so the same order), inlined for speed
-    and pinned here so records do not depend on the stdlib's shuffle."""
-    getrandbits = rng.getrandbits
-    bits = _BITS if len(x) <= len(_BITS) else [(i + 1).bit_length() for i in range(len(x))]
-    for i in range(len(x) - 1, 0, -1):
-        k = bits[i]  # (i + 1).bit_length(): j is drawn from 0 ... i
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
 
 #: ``seeded_shuffle(rng, x)`` shuffles ``x`` exactly as ``rng.shuffle(x)`` does (the same
-#: draws, the same order), without its per-card method calls: for the bots' worlds too
-seeded_shuffle = _shuffle
+#: draws, the same order), without its per-card method calls: for the bots' worlds
+seeded_shuffle = random_shuffle
+
+
+def _shuffle(version: int, seed: int, purpose: int, number: int, x: list[int]) -> None:
+    """Shuffle ``x`` for one chance event (a round's deal, a reshuffle) with the game's
+    generator (R-REC ``rng``). One stream per event: explicit deals in a record never
+    shift the randomness of later reshuffles, so records replay exactly."""
+    if version == 2:
+        shuffle(stream_key(purpose, seed, number), x)
+    else:
+        shuffle_v1(seed, "deal" if purpose == DEAL else "reshuffle", number, x)
+
+
+def check_seed(seed: object, where: str = "seed") -> int:
+    """``seed`` if it is in the one seed domain, an integer with 0 <= seed < 2**256 (R-REC:
+    a version-2 key holds it in 32 bytes); else a RecordError naming ``where``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise RecordError(
+            N_("{where} must be an integer from 0 to 2²⁵⁶ - 1, not {value}"),
+            where=where, value=short_repr(seed),
+        )  # fmt: skip
+    return seed
+
+
+def check_rng(rng: object, where: str = "rng") -> int:
+    """``rng`` if it names a version of the seeded shuffle (R-REC: 1 or 2); else a
+    RecordError naming ``where``."""
+    if isinstance(rng, bool) or not isinstance(rng, int) or rng not in RNG_VERSIONS:
+        raise RecordError(
+            N_("{where} must be 1 or 2 (the version of the seeded shuffle), not {value}"),
+            where=where, value=short_repr(rng),
+        )  # fmt: skip
+    return rng
 
 
 def check_setup(
     rules: str | Rules,
     players: int | Sequence[str],
     options: Mapping[str, Any] | None,
-    seed: int | str | None,
+    seed: int | None,
     dealer: int | None,
-) -> tuple[Rules, list[str], int | str, int]:
+    rng: int = 2,
+) -> tuple[Rules, list[str], int, int]:
     """A new game's arguments checked (R-SET-5, R-SET-6, R-SET-3, R-REC) as every engine
     checks them: the rules, the players' names, the seed (a fresh unguessable one when
-    None) and the dealer (seat n - 1 when None). Raises RulesError or RecordError."""
+    None), the generator's version and the dealer (seat n - 1 when None). Raises
+    RulesError or RecordError."""
     if isinstance(rules, Rules):
         if options:
             raise RulesError(N_("pass options to make_rules, not with a Rules object"))
@@ -129,10 +148,8 @@ def check_setup(
         names = [f"Player {i + 1}" for i in range(n)]
     else:
         names = [str(p) for p in players]
-    if seed is None:
-        seed = new_seed()
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise RecordError(N_("seed must be an integer or a string, not {value}"), value=repr(seed))
+    seed = new_seed() if seed is None else check_seed(seed)
+    check_rng(rng)
     if dealer is None:
         dealer = n - 1
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -146,9 +163,11 @@ def check_setup(
 class Game:
     """A game of ONO 99 under one preset.
 
-    ``players`` is a count or a list of names. ``seed`` fixes every shuffle; without
-    one the game takes a fresh unguessable seed (:func:`new_seed`), kept in ``seed``
-    for its record. ``deals`` optionally fixes the deal of each round (R-REC).
+    ``players`` is a count or a list of names. ``seed`` (an integer, 0 <= seed < 2**256)
+    fixes every shuffle; without one the game takes a fresh unguessable seed
+    (:func:`new_seed`), kept in ``seed`` for its record. ``rng`` is the version of the
+    seeded shuffle (R-REC: 2, docs/records.md; 1 only to replay old records). ``deals``
+    optionally fixes the deal of each round (R-REC).
     ``events=False`` skips the announcement log (search).
     """
 
@@ -157,7 +176,8 @@ class Game:
     #: seat, a list of seats or None), "events" (handled by the caller). The one place a
     #: new field is declared: copy(), the rollback in apply() and __slots__ follow it.
     _STATE: ClassVar[dict[str, str]] = {
-        "rules": "same", "n": "same", "names": "same", "seed": "same", "dealer": "same",
+        "rules": "same", "n": "same", "names": "same", "seed": "same", "rng": "same",
+        "dealer": "same",
         "given_deals": "same", "dealt": "list", "hands": "lists", "draw_pile": "list",
         "discard": "list", "total": "same", "direction": "same", "_to_move": "same",
         "_owes_two": "same", "plays_left": "same", "played_99": "same", "alive": "list",
@@ -174,21 +194,21 @@ class Game:
         players: int | Sequence[str] = 2,
         *,
         options: Mapping[str, Any] | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         dealer: int | None = None,
         deals: Sequence[Deal] | None = None,
         events: bool = True,
+        rng: int = 2,
     ) -> None:
-        self.rules, names, seed, dealer = check_setup(rules, players, options, seed, dealer)
+        self.rules, names, seed, dealer = check_setup(rules, players, options, seed, dealer, rng)
         r = self.rules
         n = len(names)
         self.n = n
         self.names = names
         self.seed = seed
+        self.rng = rng
         self.dealer = dealer
         if deals:
-            from ono99.records import parse_deal  # records builds on the engine: import late
-
             self.given_deals: list[Deal | None] = [
                 parse_deal(self.rules, n, i, d) for i, d in enumerate(deals)
             ]
@@ -332,7 +352,7 @@ class Game:
         player holds. Without ``seat`` (replaying a record) the action is made by
         whoever may make it.
 
-        >>> g = Game("mattel2022", ["Ana", "Bo"], seed=3)
+        >>> g = Game("mattel2022", ["Ana", "Bo"], seed=5)
         >>> g.verify("5") == g.to_move
         True
         >>> g.verify("9")
@@ -492,6 +512,7 @@ class Game:
         g.n = len(view.names)
         g.names = list(view.names)
         g.seed = seed
+        g.rng = 2
         g.dealer = 0
         g.given_deals = [*([None] * view.round), *deals]
         g.dealt = []
@@ -605,7 +626,7 @@ class Game:
         pile = self.discard
         self.discard = []
         self.reshuffles += 1
-        _shuffle(_rng(self.seed, "reshuffle", self.reshuffles), pile)
+        _shuffle(self.rng, self.seed, RESHUFFLE, self.reshuffles, pile)
         self.draw_pile = pile
         self._emit("reshuffle", total=self.total)
 
@@ -824,15 +845,15 @@ class Game:
         given (R-SET-1, R-REC); kept in ``dealt``."""
         r = self.rules
         deck = deck_list(r)
-        rng = _rng(self.seed, "deal", self.round)
         idx = self.round - 1
         given = self.given_deals[idx] if idx < len(self.given_deals) else None
         if given is not None:
             hands, named_draw = self._check_deal(given, deck)
-            _shuffle(rng, deck)  # the rest, minus named cards (removed in _check_deal)
+            # the rest, minus named cards (removed in _check_deal)
+            _shuffle(self.rng, self.seed, DEAL, self.round, deck)
             pile = deck + named_draw[::-1]
         else:
-            _shuffle(rng, deck)
+            _shuffle(self.rng, self.seed, DEAL, self.round, deck)
             hands = []
             size = r.hand_size
             for s in range(self.n):

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ono99.cards import action_code, parse_action, parse_card
+from ono99.chance import SEED_LIMIT
+from ono99.deals import Deal, parse_deal
 from ono99.engine import EngineGame
 from ono99.errors import IllegalAction, Ono99Error, RecordError
-from ono99.game import Deal, Game
+from ono99.game import Game, check_rng, check_seed
 from ono99.i18n import N_
 from ono99.names import NAME_LIMIT
-from ono99.rules import Rules
 from ono99.termsafe import short_repr
 
 __all__ = [
@@ -37,16 +38,17 @@ __all__ = [
     "ParsedRecord",
     "SEED_LIMIT",
     "RECORD_LIMIT",
+    "KEYS",
     "NAME_LIMIT",
     "check_seed",
     "parse_json_int",
 ]
 
-#: ``hinted``: the moves ``ono99 play`` made after a hint (docs/records.md); replay ignores it
-_KEYS = {"rules", "options", "players", "seed", "dealer", "deals", "moves", "hinted"}
-
-#: a record's seed is an integer with 0 <= seed < SEED_LIMIT (2**256)
-SEED_LIMIT = 2**256
+#: a record's keys (R-REC); any other is refused, not ignored: a key this reader does not
+#: know may change how the record replays (as ``rng`` did), so replaying without it could
+#: silently give another game. ``hinted``: the moves ``ono99 play`` made after a hint
+#: (docs/records.md); it does not change the replay
+KEYS = ("rules", "options", "players", "seed", "rng", "dealer", "deals", "moves", "hinted")
 #: the largest game record read, in bytes: ``ono99 replay`` and ``POST /api/replay`` alike
 RECORD_LIMIT = 1_000_000
 #: the most digits a number in a record's JSON may have (2**256 has 78)
@@ -72,6 +74,8 @@ class ParsedRecord:
     dealer: int | None
     deals: list[Deal]
     moves: list[str]
+    #: the version of the seeded shuffle (R-REC ``rng``; 1 when the record has no key)
+    rng: int = 1
 
     def new_game(self, events: bool = True) -> Game:
         """The game before any move (raises RecordError/RulesError on a bad record)."""
@@ -83,61 +87,8 @@ class ParsedRecord:
             dealer=self.dealer,
             deals=self.deals,
             events=events,
+            rng=self.rng,
         )
-
-
-def parse_deal(rules: Rules, players: int, index: int, deal: Any) -> Deal:
-    """Validate the deal of round ``index + 1`` on its own (R-REC): a hand (4 cards, mini 2, or
-    none for a seat already out) for every one of ``players`` seats, cards as ints or
-    codes, every card from the preset's deck and no more copies than it holds. Returns
-    it as card ints. (Whether its empty hands are the seats really out is checked when
-    the round is dealt.)"""
-    rnd = index + 1
-    try:
-        if isinstance(deal, Mapping):  # the record form {"hands": ..., "draw": ...}
-            raw_hands, raw_draw = deal["hands"], deal.get("draw", [])
-        else:
-            raw_hands, raw_draw = deal
-        hands = [list(h) for h in raw_hands]
-        draw = list(raw_draw)
-    except (TypeError, ValueError, KeyError):
-        raise RecordError(
-            N_("deal for round {round} must be (hands, draw pile top first)"), round=rnd
-        ) from None
-    if len(hands) != players:
-        raise RecordError(
-            N_("deal for round {round} has {hands} hands for {players} players"),
-            round=rnd, hands=len(hands), players=players,
-        )  # fmt: skip
-    for s, hand in enumerate(hands):
-        if len(hand) not in (0, rules.hand_size):
-            raise RecordError(
-                N_("deal for round {round}: seat {seat} must get {want} cards (or none), not {count}"),
-                round=rnd, seat=s, want=rules.hand_size, count=len(hand),
-            )  # fmt: skip
-    counts = list(rules.deck)
-    parsed: list[list[int]] = []
-    for cards in [*hands, draw]:
-        out: list[int] = []
-        for card in cards:
-            if isinstance(card, str):
-                card = parse_card(card)
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 16:
-                raise RecordError(
-                    N_("deal for round {round} names {card}, which is not a card"),
-                    round=rnd, card=repr(card),
-                )  # fmt: skip
-            if counts[card] == 0:
-                raise RecordError(
-                    N_("deal for round {round} names more copies of {card} ({preset} deck)")
-                    if rules.deck[card]
-                    else N_("deal for round {round} names a card the deck lacks: {card} ({preset} deck)"),
-                    round=rnd, card=repr(action_code(card)), preset=rules.preset,
-                )  # fmt: skip
-            counts[card] -= 1
-            out.append(card)
-        parsed.append(out)
-    return parsed[:-1], parsed[-1]
 
 
 def _card_list(value: Any, where: str) -> list[int]:
@@ -151,15 +102,6 @@ def _bad_card(value: Any, where: str) -> int:
         N_('{where}: {value} is not a card code (use strings such as "7")'),
         where=where, value=repr(value),
     )  # fmt: skip
-
-
-def check_seed(seed: int, where: str = "seed") -> None:
-    """Raise RecordError unless ``seed`` is an integer with 0 <= seed < 2**256 (R-REC)."""
-    if not 0 <= seed < SEED_LIMIT:
-        raise RecordError(
-            N_("{where} must be an integer from 0 to 2²⁵⁶ - 1, not {value}"),
-            where=where, value=short_repr(seed),
-        )  # fmt: skip
 
 
 def _check_name(name: str, seat: int) -> None:
@@ -190,6 +132,12 @@ def parse_record(data: Any) -> ParsedRecord:
     """Validate a decoded JSON record (R-REC); the first fault found is the one told."""
     if not isinstance(data, Mapping):
         raise RecordError(N_("a game record must be a JSON object"))
+    unknown = [key for key in data if key not in KEYS]
+    if unknown:
+        raise RecordError(
+            N_("a game record has no key {key} (it takes {keys})"),
+            key=short_repr(unknown[0]), keys=", ".join(KEYS),
+        )  # fmt: skip
     rules = data.get("rules", "mattel2022")
     if not isinstance(rules, str):
         raise RecordError(N_("'rules' must be a preset name, not {value}"), value=repr(rules))
@@ -199,16 +147,14 @@ def parse_record(data: Any) -> ParsedRecord:
     if not isinstance(options, Mapping):
         raise RecordError(N_("'options' must be a JSON object"))
     players = _players(data)
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(N_("'seed' must be an integer, not {value}"), value=short_repr(seed))
-    check_seed(seed, "'seed'")
+    seed = check_seed(data.get("seed", 0), "'seed'")
+    rng = check_rng(data.get("rng", 1), "'rng'")
     dealer = _dealer(data.get("dealer"), players if isinstance(players, int) else len(players))
     deals = _deals(data.get("deals"))
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError(N_("'moves' must be a list of card codes"))
-    return ParsedRecord(rules, dict(options), players, seed, dealer, deals, list(moves))
+    return ParsedRecord(rules, dict(options), players, seed, dealer, deals, list(moves), rng)
 
 
 def _players(data: Mapping[str, Any]) -> int | list[str]:
@@ -340,6 +286,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "options": dict(game.rules.options),
         "players": game.n if game.names == default_names else list(game.names),
         "seed": game.seed,
+        "rng": game.rng,
         "dealer": game.dealer,
         "deals": [
             {

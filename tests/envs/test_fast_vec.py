@@ -28,7 +28,7 @@ SETTINGS: list[tuple[str, int, dict[str, Any], str, int]] = [
 def _bots(names: str, n: int, seat: int) -> dict[int, Any]:
     parts = names.split(",") * (n - 1 if "," not in names else 1)
     others = [s for s in range(n) if s != seat]
-    make = {"greedy": lambda: GreedyBot(0), "heuristic": lambda: HeuristicBot(0, samples=4)}
+    make = {"greedy": lambda: GreedyBot(0), "heuristic": lambda: HeuristicBot(samples=4)}
     return {s: make[name]() for s, name in zip(others, parts, strict=True)}
 
 

@@ -59,7 +59,7 @@ def test_policy_seats_play_the_policy_bots_moves(
     make = {
         "P": lambda: PolicyBot(policy),
         "greedy": lambda: GreedyBot(0),
-        "heuristic": lambda: HeuristicBot(0, samples=4),
+        "heuristic": lambda: HeuristicBot(samples=4),
     }
     others_seats = [s for s in range(n) if s != seat]
     bots = {s: make[name]() for s, name in zip(others_seats, others, strict=True)}

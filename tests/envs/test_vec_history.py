@@ -106,7 +106,7 @@ def test_opponent_vec_history_counts_the_bots_plays(
     )
     step = env.reset()
     names = opponents.split(",") * (n - 1 if "," not in opponents else 1)
-    make = {"greedy": lambda: GreedyBot(0), "heuristic": lambda: HeuristicBot(0, samples=4)}
+    make = {"greedy": lambda: GreedyBot(0), "heuristic": lambda: HeuristicBot(samples=4)}
     bots = dict(zip([s for s in range(n) if s != seat], [make[x]() for x in names], strict=True))
 
     def to_learner(g: Game) -> None:

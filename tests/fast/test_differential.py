@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from ono99 import DRAW, FOUR_99, Game, IllegalAction, RecordError, replay, state_json
 from ono99.fast import FastGame
+from ono99.fast.game import replay as replay_fast
 from ono99.records import to_record
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -119,16 +120,16 @@ def test_random_games_are_equal_move_for_move(preset: str, options: dict[str, An
     n=st.integers(2, 8),
     seed=st.one_of(
         st.integers(0, 2**256 - 1),
-        st.integers(-(2**70), -1),
-        st.text(max_size=30),
+        st.sampled_from([0, 1, 2**64 - 1, 2**64, 2**128, 2**256 - 1]),
     ),
     moves_seed=st.integers(0, 2**32),
 )
 def test_any_seed_deals_and_plays_the_same(
-    config: tuple[str, dict[str, Any]], n: int, seed: int | str, moves_seed: int
+    config: tuple[str, dict[str, Any]], n: int, seed: int, moves_seed: int
 ) -> None:
-    """R-SET-1, R-TURN-3: any seed (huge, negative, a string) deals and reshuffles the
-    same cards in both engines, and a random game stays equal to the end."""
+    """R-SET-1, R-TURN-3, R-REC: any seed of the domain (0 to 2**256 - 1, word boundaries
+    too) deals and reshuffles the same cards in both engines (version 2), and a random game
+    stays equal to the end."""
     preset, options = config
     if preset == "mattel2022":
         n = min(n, 6)
@@ -244,7 +245,6 @@ def test_copy_is_independent() -> None:
 def test_replay_raises_what_the_reference_raises() -> None:
     """R-REC: ``ono99.fast.game.replay`` replays a record to the reference's final state,
     and names the first illegal move (ReplayError) as the reference does."""
-    from ono99.fast.game import replay as replay_fast
     from ono99.records import ReplayError
 
     ref, _ = play_both("classic1980", {"draw_penalty": True}, 4, 21, random.Random(2))

@@ -38,12 +38,12 @@ def test_the_search_rolls_out_the_heuristic_the_kernel_plays() -> None:
     assert bot.tracker.model.__self__.samples == fr.SAMPLES  # type: ignore[attr-defined]
     assert bot.policy.compiled_plays_it()  # type: ignore[attr-defined]
     # not the level's heuristic (24 samples), nor one that knows more than its view
-    assert not heuristic.HeuristicBot(0).compiled_plays_it()
+    assert not heuristic.HeuristicBot().compiled_plays_it()
 
     class Knows(heuristic.HeuristicBot):
         pass
 
-    assert not Knows(0, samples=fr.SAMPLES).compiled_plays_it()
+    assert not Knows(samples=fr.SAMPLES).compiled_plays_it()
 
 
 @pytest.mark.parametrize(
@@ -77,18 +77,25 @@ def test_rollouts_give_the_python_rollouts_values(
     assert checked > 20
 
 
-def test_position_hash_is_pythons_hash() -> None:
-    """The heuristic's random numbers are seeded by hash() of the position: the compiled
-    hash is CPython's for positions of every preset (negative totals, owes_two, seats out)."""
+def test_position_key_is_the_heuristics() -> None:
+    """The heuristic's samples are keyed by the position (version 2, purpose BOT,
+    docs/records.md): the compiled key draws the same stream as the Python one for
+    positions of every preset (negative totals, owes_two, seats out, hands of any size)."""
+    from ono99.chance import words
+    from ono99.fast.rng import new_stream, next_word
+
     rng = random.Random(4)
     checked = 0
+    rs = new_stream()
     for preset, options, n in SETTINGS:
         g = Game(preset, n, options=options, seed=rng.getrandbits(32), events=False)
         while not g.is_over:
             p = g.to_move
             assert p is not None
             st_, _, _ = fr.world_state(g)
-            assert fr._position_hash(st_, p) == heuristic._position_key(g.view(p))
+            fr._seed_decision(st_, p, rs)
+            got = [int(next_word(rs)) for _ in range(3)]
+            assert got == list(words(heuristic._position_key(g.view(p)), 3))
             checked += 1
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
@@ -145,7 +152,7 @@ def test_the_compiled_heuristic_plays_the_heuristics_moves() -> None:
     """The hand inference asks the heuristic what each player would have played: the
     compiled heuristic answers the same, in every preset and mode (R-LIM-2, R-P2-3, R-END-3,
     R-99-3, R-99-5, R-DRAW-1: a player's own pending draw is taken first)."""
-    bot = heuristic.HeuristicBot(0x7AC, samples=fr.SAMPLES)
+    bot = heuristic.HeuristicBot(samples=fr.SAMPLES)
     rng = random.Random(9)
     checked = 0
     for preset, options, n in SETTINGS:

@@ -146,3 +146,33 @@ def test_a_database_from_an_earlier_release_is_brought_up_to_date(tmp_path: Path
         assert st.version == 3 and st.deadline == 12.5
     finally:
         store.close()
+
+
+def test_tables_stored_before_generator_versions_keep_dealing_version_1(tmp_path: Path) -> None:
+    """R-REC: a table stored before records named their generator (no ``rng`` column) is
+    version 1 after the migration and deals, replays and records as it did; a new table
+    is version 2."""
+    import sqlite3
+
+    from ono99 import Game
+    from ono99.web.store import Store, StoredTable
+
+    path = tmp_path / "old.db"
+    url = f"sqlite:///{path}"
+    store = Store(url)
+    store.create_table(StoredTable("t1", "ABC123", 0.0, {"players": 2}, seed=5, seed_fixed=True))
+    store.close()
+    with sqlite3.connect(path) as con:  # the schema before versions
+        con.execute("alter table ono99_tables drop column rng")
+    store = Store(url)
+    try:
+        old = store.load("t1")
+        assert old is not None and old.rng == 1
+        store.create_table(
+            StoredTable("t2", "DEF456", 0.0, {"players": 2}, seed=5, seed_fixed=True)
+        )
+        new = store.load("t2")
+        assert new is not None and new.rng == 2
+    finally:
+        store.close()
+    assert Game("mattel2022", 2, seed=5, rng=1).hands != Game("mattel2022", 2, seed=5).hands

@@ -159,9 +159,11 @@ def make_spec(
     )
 
 
-def game_seed(spec: ArenaSpec, game: int) -> str:
-    """The deal seed of game ``game``: shared by its rotation block (duplicate format)."""
-    return f"arena:{spec.seed}:{game // spec.players}"
+def game_seed(spec: ArenaSpec, game: int) -> int:
+    """The deal seed of game ``game`` (128 bits, from the arena's seed and the block only):
+    shared by its rotation block (duplicate format)."""
+    h = hashlib.blake2b(f"arena:{spec.seed}:{game // spec.players}".encode(), digest_size=16)
+    return int.from_bytes(h.digest(), "big")
 
 
 def bot_seed(seed: int, game: int, seat: int) -> int:

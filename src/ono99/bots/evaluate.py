@@ -225,10 +225,10 @@ class Evaluator:
         self.actions: tuple[int, ...] = view.legal if deciding and view.legal else ()
         self._plays: list[int | None] = list(self.actions) or [None]
         self._rng = _stream(seed, view)
-        self._tracker = HandTracker(HeuristicBot(0, samples=ROLLOUT_SAMPLES).act, prior=prior_world)
+        self._tracker = HandTracker(HeuristicBot(samples=ROLLOUT_SAMPLES).act, prior=prior_world)
         if previous is not None:
             self._tracker.saw(*previous)
-        self._policy = HeuristicBot(0, samples=ROLLOUT_SAMPLES)
+        self._policy = HeuristicBot(samples=ROLLOUT_SAMPLES)
         m = len(self._plays)
         self._sum = [0.0] * m
         self._dsum = [[0.0] * m for _ in range(m)]

@@ -18,7 +18,7 @@ from numba import njit
 
 from ono99.bots.fast_rollout import heuristic_act, heuristic_work, scratch, world_state
 from ono99.fast import core as k
-from ono99.fast.core import I64, U8, U32
+from ono99.fast.core import I64, U64
 from ono99.fast.game import NO_DEALS
 from ono99.game import Game
 
@@ -49,7 +49,7 @@ def _share(st: I64, me: int) -> float:
 
 @njit(cache=True)
 def _games(
-    st0: I64, cfg: I64, actions: I64, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
+    st0: I64, cfg: I64, actions: I64, me: int, seed: U64, rs: U64, deck: I64,
     gh: I64, ghl: I64, gd: I64, gdl: I64, out: F64,
 ) -> None:  # fmt: skip
     """For each of ``actions`` (-1: none, the game goes on as it stands): play it in a copy
@@ -59,11 +59,11 @@ def _games(
     for i in range(actions.shape[0]):
         st[:] = st0
         if actions[i] >= 0:
-            k.apply(st, cfg, actions[i], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, actions[i], seed, rs, deck, gh, ghl, gd, gdl)
         steps = 0
         while st[k.S_TO_MOVE] >= 0 and steps < MAX_GAME_STEPS:
             a = k.DRAW if st[k.S_PENDING] >= 0 else heuristic_act(st, cfg, ci, weights, rng)
-            k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, a, seed, rs, deck, gh, ghl, gd, gdl)
             steps += 1
         out[i] = _share(st, me)
 
@@ -71,13 +71,10 @@ def _games(
 def game_values(world: Game, actions: list[int], me: int) -> list[float]:
     """Seat ``me``'s share of the win after each of ``actions`` (-1: no action) in
     ``world`` (left as it was), the heuristic playing every seat to the end of the game."""
-    st, cfg, prefix = world_state(world)
+    st, cfg, seed = world_state(world)
     work = scratch()
     out = np.zeros(len(actions), np.float64)
-    _games(
-        st, cfg, np.array(actions, np.int64), me, prefix, work.mt,
-        work.buf, work.deck, *NO_DEALS, out,
-    )  # fmt: skip
+    _games(st, cfg, np.array(actions, np.int64), me, seed, work.rs, work.deck, *NO_DEALS, out)
     return [float(v) for v in out]
 
 

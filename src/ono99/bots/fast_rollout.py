@@ -4,9 +4,9 @@
 round with :class:`~ono99.bots.heuristic.HeuristicBot` (``samples=4``) in every seat. That
 rollout is most of a search's time. Here it runs on the fast engine (:mod:`ono99.fast`)
 with the heuristic ported move for move: the same card counts and beliefs, the same
-floating-point sums in the same order, and the same random numbers (the heuristic reseeds
-``random.Random`` from ``hash()`` of the position at each decision: CPython's tuple hash,
-int seeding and Mersenne Twister are reproduced). A world and an action give the same
+floating-point sums in the same order, and the same random numbers (the heuristic keys
+its samples' stream from the fields of its view at each decision, version 2 of
+:mod:`ono99.chance` with purpose BOT, which :mod:`ono99.fast.rng` compiles). A world and an action give the same
 reward as :meth:`ISMCTSBot._play_out <ono99.bots.ismcts.ISMCTSBot>`, bit for bit:
 ``benchmarks/check_same_bots.py`` pins the search's moves, and ``tests/fast/test_rollout.py``
 compares rewards directly.
@@ -26,7 +26,6 @@ which a batched simulator needs anyway for its ``heuristic`` opponent
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -46,9 +45,9 @@ from ono99.bots.heuristic import (
     W_SAFETY,
 )
 from ono99.fast import core as k
-from ono99.fast.core import I64, U8, U32
-from ono99.fast.game import NO_DEALS, Scratch, rules_vector
-from ono99.fast.rng import mt_seed_int, randbelow, random_float
+from ono99.fast.core import I64, U64
+from ono99.fast.game import NO_DEALS, Scratch, game_state, public_state, rules_vector
+from ono99.fast.rng import BOT, RS_LEN, below, random_float, seed_words, start
 from ono99.game import Game
 from ono99.rules import Rules
 
@@ -69,11 +68,6 @@ CARD_POINTS = np.array(common.CARD_POINTS, np.int64)
 SPECIAL_RANK = np.array([SPECIAL_ORDER.get(c, 9) for c in range(k.N_ACTIONS)], np.int64)
 _P2, _REV, _99 = 13, 12, 15
 
-_XXPRIME_1 = np.uint64(11400714785074694791)
-_XXPRIME_2 = np.uint64(14029467366897019727)
-_XXPRIME_5 = np.uint64(2870177450012600261)
-_LEN_MANGLE = np.uint64(2870177450012600261 ^ 3527539)
-
 # Work arrays of one decision (positions in the int vector ``ci``):
 _CI_SEEDED = 0  # the decision's random numbers are seeded (from the position)
 _CI_N_KINDS = 1
@@ -86,72 +80,36 @@ _CI_LEN = 40
 
 
 @njit(cache=True)
-def _lane(v: int) -> np.uint64:
-    """``hash(v)`` of a small int as CPython's unsigned lane (``hash(-1) == -2``)."""
-    if v == -1:
-        v = -2
-    return np.uint64(v)
-
-
-@njit(cache=True)
-def _mix(acc: np.uint64, lane: np.uint64) -> np.uint64:
-    acc = acc + lane * _XXPRIME_2
-    acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
-    return acc * _XXPRIME_1
-
-
-@njit(cache=True)
-def _finish_hash(acc: np.uint64, length: int) -> np.uint64:
-    acc = acc + (np.uint64(length) ^ _LEN_MANGLE)
-    if acc == np.uint64(0xFFFFFFFFFFFFFFFF):
-        return np.uint64(1546275796)
-    return acc
-
-
-@njit(cache=True)
-def _position_hash(st: I64, seat: int) -> int:
-    """``heuristic._position_key(view)``: CPython's ``hash()`` of the tuple
-    (seat, round, reshuffles, total, direction, plays_left, owes_two or -1, played_99,
-    sorted hand, len(discard), hand sizes, alive), as a signed int."""
+def _seed_decision(st: I64, seat: int, rs: U64) -> None:
+    """Start the decision's stream as ``heuristic._position_key`` keys it: purpose BOT and
+    eleven words of ``seat``'s view (docs/records.md)."""
     n = st[k.S_N]
-    acc = _XXPRIME_5
-    acc = _mix(acc, _lane(seat))
-    acc = _mix(acc, _lane(st[k.S_ROUND]))
-    acc = _mix(acc, _lane(st[k.S_RESHUFFLES]))
-    acc = _mix(acc, _lane(st[k.S_TOTAL]))
-    acc = _mix(acc, _lane(st[k.S_DIR]))
-    acc = _mix(acc, _lane(st[k.S_PLAYS_LEFT]))
-    acc = _mix(acc, _lane(st[k.S_OWES]))
-    acc = _mix(acc, _lane(st[k.S_PLAYED99]))
-    # tuple(sorted(hand))
     m = st[k.O_HAND_LEN + seat]
     hand = np.empty(m, np.int64)
     for i in range(m):
         hand[i] = st[k.O_HANDS + seat * k.HAND_CAP + i]
     hand.sort()
-    inner = _XXPRIME_5
-    for i in range(m):
-        inner = _mix(inner, _lane(hand[i]))
-    acc = _mix(acc, _finish_hash(inner, m))
-    acc = _mix(acc, _lane(st[k.S_N_DISCARD]))
-    inner = _XXPRIME_5
-    for s in range(n):
-        inner = _mix(inner, _lane(st[k.O_HAND_LEN + s]))
-    acc = _mix(acc, _finish_hash(inner, n))
-    inner = _XXPRIME_5
-    for s in range(n):
-        inner = _mix(inner, _lane(st[k.O_ALIVE + s]))
-    acc = _mix(acc, _finish_hash(inner, n))
-    h = _finish_hash(acc, 12)
-    return int(np.int64(h))  # Py_hash_t: the same bits, signed
+    cards = 0
+    for i in range(m):  # one byte a card (card + 1), the lowest first, from the top byte
+        cards |= (hand[i] + 1) << (56 - 8 * i)
+    seats = 0
+    for s in range(n):  # one byte a seat: its hand size, 64 while it is in the game
+        seats |= (st[k.O_HAND_LEN + s] + 64 * (st[k.O_ALIVE + s] != 0)) << (56 - 8 * s)
+    fields = (
+        BOT, seat, st[k.S_ROUND], st[k.S_RESHUFFLES], st[k.S_TOTAL], st[k.S_DIR],
+        st[k.S_PLAYS_LEFT], st[k.S_OWES], st[k.S_PLAYED99], st[k.S_N_DISCARD], cards, seats,
+    )  # fmt: skip
+    for i in range(len(fields)):
+        rs[i] = np.uint64(fields[i])  # two's complement: -1 is all ones
+    start(rs, len(fields))
 
 
 @njit(cache=True)
-def _rng(st: I64, ci: I64, rng: U32) -> U32:
-    """The decision's generator, seeded from the position at its first use."""
+def _rng(st: I64, ci: I64, rng: U64) -> U64:
+    """The decision's stream, keyed from the position at its first use."""
     if ci[_CI_SEEDED] == 0:
         ci[_CI_SEEDED] = 1
-        mt_seed_int(_position_hash(st, ci[_CI_SEAT]), rng)
+        _seed_decision(st, ci[_CI_SEAT], rng)
     return rng
 
 
@@ -256,7 +214,7 @@ def _sum16(w: F64) -> float:
 
 
 @njit(cache=True)
-def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U32, kk: int, hand: I64) -> int:
+def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U64, kk: int, hand: I64) -> int:
     """``_Ctx.sample_hand(k)``: ``hand[:kk]`` and the drawn card (returned)."""
     r = _rng(st, ci, rng)
     counts = ci[_CI_POOL : _CI_POOL + 16].copy()
@@ -283,7 +241,7 @@ def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U32, kk: int, hand: I64) 
             nk -= 1
         weights[c] = counts[c] * HAND_BIAS[c]
         left = _sum16(weights)
-    i = randbelow(r, ci[_CI_N_POOL] - kk)  # rng.randrange(n_pool - k)
+    i = below(r, ci[_CI_N_POOL] - kk)
     for drawn in range(16):
         if i < counts[drawn]:
             return drawn
@@ -312,7 +270,7 @@ def _survives_two(cfg: I64, hand: I64, kk: int, drawn: int, total: int) -> bool:
 
 @njit(cache=True)
 def _p_bust(
-    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, total: int, owes_two: bool, kk: int
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U64, total: int, owes_two: bool, kk: int
 ) -> float:
     n_pool = ci[_CI_N_POOL]
     if n_pool == 0 or kk <= 0:
@@ -402,7 +360,7 @@ def _extra(cfg: I64, card: int, rest: I64, nrest: int) -> float:
 
 @njit(cache=True)
 def _tail(
-    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, card: int, rest: I64, nrest: int,
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U64, card: int, rest: I64, nrest: int,
     t1: int, owes: bool, extra: float,
 ) -> float:  # fmt: skip
     """The end of ``heuristic._score``: pressure on the next player and own safety."""
@@ -420,7 +378,7 @@ def _tail(
 
 @njit(cache=True)
 def _score_second(
-    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, card: int, hand: I64, nhand: int,
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U64, card: int, hand: I64, nhand: int,
     total: int, played_99: bool,
 ) -> float:  # fmt: skip
     """``heuristic._score`` of a card that is not the first of two plays."""
@@ -433,7 +391,7 @@ def _score_second(
 
 @njit(cache=True)
 def _score(
-    st: I64, cfg: I64, ci: I64, weights: F64, rng: U32, card: int, hand: I64, nhand: int,
+    st: I64, cfg: I64, ci: I64, weights: F64, rng: U64, card: int, hand: I64, nhand: int,
     total: int, first_of_two: bool, played_99: bool,
 ) -> float:  # fmt: skip
     """``heuristic._score``: one card's value by the one-turn look-ahead. (Two functions,
@@ -507,14 +465,14 @@ def greedy_card(st: I64) -> int:
 
 
 @njit(cache=True)
-def heuristic_work() -> tuple[I64, F64, U32]:
+def heuristic_work() -> tuple[I64, F64, U64]:
     """The work arrays :func:`heuristic_act` needs: the decision's counts, the card
-    weights, the generator's state."""
-    return np.zeros(_CI_LEN, np.int64), np.zeros(16, np.float64), np.zeros(625, np.uint32)
+    weights, the stream's state."""
+    return np.zeros(_CI_LEN, np.int64), np.zeros(16, np.float64), np.zeros(RS_LEN, np.uint64)
 
 
 @njit(cache=True)
-def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U32) -> int:
+def heuristic_act(st: I64, cfg: I64, ci: I64, weights: F64, rng: U64) -> int:
     """``HeuristicBot(samples=4).act`` for the seat to move (no pending draw)."""
     p = st[k.S_TO_MOVE]
     n_legal = st[k.S_N_LEGAL]
@@ -641,24 +599,24 @@ def seat_rewards(st: I64, cfg: I64, alive0: I64, tokens0: I64, scores0: I64, out
 
 @njit(cache=True)
 def play_out(
-    st: I64, cfg: I64, action: int, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
-    gh: I64, ghl: I64, gd: I64, gdl: I64, ci: I64, weights: F64, rng: U32, rewards: F64,
+    st: I64, cfg: I64, action: int, me: int, seed: U64, rs: U64, deck: I64,
+    gh: I64, ghl: I64, gd: I64, gdl: I64, ci: I64, weights: F64, rng: U64, rewards: F64,
 ) -> float:  # fmt: skip
     """``ISMCTSBot._play_out``: ``action``, then the heuristic in every seat to the end
     of the round (or the horizon, or the searcher's elimination); ``me``'s reward."""
     start_round = st[k.S_ROUND]
     elimination = cfg[k.C_MODE] == k.ELIMINATION
     alive0, tokens0, scores0 = standing(st)
-    k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+    k.apply(st, cfg, action, seed, rs, deck, gh, ghl, gd, gdl)
     steps = 0
     while st[k.S_TO_MOVE] >= 0 and st[k.S_ROUND] == start_round and steps < MAX_ROLLOUT:
         if elimination and st[k.O_ALIVE + me] == 0:
             break
         if st[k.S_PENDING] >= 0:
-            k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, k.DRAW, seed, rs, deck, gh, ghl, gd, gdl)
             continue
         a = heuristic_act(st, cfg, ci, weights, rng)
-        k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        k.apply(st, cfg, a, seed, rs, deck, gh, ghl, gd, gdl)
         steps += 1
     seat_rewards(st, cfg, alive0, tokens0, scores0, rewards)
     return float(rewards[me])
@@ -666,7 +624,7 @@ def play_out(
 
 @njit(cache=True)
 def _rollouts(
-    st0: I64, cfg: I64, actions: I64, me: int, prefix: U8, mt: U32, buf: U8, deck: I64,
+    st0: I64, cfg: I64, actions: I64, me: int, seed: U64, rs: U64, deck: I64,
     gh: I64, ghl: I64, gd: I64, gdl: I64, out: F64,
 ) -> None:  # fmt: skip
     ci, weights, rng = heuristic_work()
@@ -675,73 +633,22 @@ def _rollouts(
     for i in range(actions.shape[0]):
         st[:] = st0
         out[i] = play_out(
-            st, cfg, actions[i], me, prefix, mt, buf, deck, gh, ghl, gd, gdl, ci, weights,
-            rng, rewards,
+            st, cfg, actions[i], me, seed, rs, deck, gh, ghl, gd, gdl, ci, weights, rng,
+            rewards,
         )  # fmt: skip
 
 
 def usable(g: Game) -> bool:
     """Whether a world can be rolled out here: no deal fixed for a later round (the
-    companion's worlds), seeds the kernel's counters hold, rules the fast engine plays."""
-    return (
-        g.rules.standard_deal
-        and all(d is None for d in g.given_deals[g.round :])
-        and isinstance(g.seed, int)
-    )
+    companion's worlds), dealt by version 2 (a search's worlds always are), rules the fast
+    engine plays."""
+    return g.rules.standard_deal and all(d is None for d in g.given_deals[g.round :]) and g.rng == 2
 
 
-def public_state(x: Any) -> I64:
-    """A state vector holding the public state of ``x``, a :class:`Game` or a
-    :class:`~ono99.view.PlayerView` (they name these fields alike): the counters, who is
-    alive and taking turns, tokens, scores, who is out and who won. No cards."""
-    st = k.new_state()
-    n = len(x.names)
-    st[k.S_N] = n
-    st[k.S_TOTAL] = x.total
-    st[k.S_DIR] = x.direction
-    st[k.S_TO_MOVE] = -1 if x.to_move is None else x.to_move
-    st[k.S_OWES] = -1 if x.owes_two is None else x.owes_two
-    st[k.S_PLAYS_LEFT] = x.plays_left
-    st[k.S_PLAYED99] = x.played_99
-    st[k.S_N_ACTIVE] = sum(x.active)
-    st[k.S_ROUND] = x.round
-    st[k.S_PENDING] = -1 if x.pending_draw is None else x.pending_draw
-    st[k.S_RESHUFFLES] = x.reshuffles
-    for s in range(n):
-        st[k.O_ALIVE + s] = x.alive[s]
-        st[k.O_ACTIVE + s] = x.active[s]
-        if x.tokens is not None:
-            st[k.O_TOKENS + s] = x.tokens[s]
-        if x.scores is not None:
-            st[k.O_SCORES + s] = x.scores[s]
-    st[k.S_N_OUT] = len(x.out)
-    st[k.O_OUT : k.O_OUT + len(x.out)] = x.out
-    st[k.S_N_ROUND_OUT] = len(x.round_out)
-    st[k.O_ROUND_OUT : k.O_ROUND_OUT + len(x.round_out)] = x.round_out
-    w = x.winner
-    seats = [] if w is None else list(w) if isinstance(w, (list, tuple)) else [w]
-    st[k.S_N_WINNERS] = len(seats)
-    st[k.O_WINNERS : k.O_WINNERS + len(seats)] = seats
-    return st
-
-
-def world_state(g: Game) -> tuple[I64, I64, U8]:
+def world_state(g: Game) -> tuple[I64, I64, U64]:
     """A world (a reference :class:`Game`) as the fast engine's state vector, rules vector
-    and seed bytes: every field the rules read, hands and piles in their order."""
-    st = public_state(g)
-    st[k.S_BUST_MODE] = g.must_bust_play
-    for s, hand in enumerate(g.hands):
-        st[k.O_HAND_LEN + s] = len(hand)
-        st[k.O_HANDS + s * k.HAND_CAP : k.O_HANDS + s * k.HAND_CAP + len(hand)] = hand
-    legal = g.legal_actions(g.to_move) if g.to_move is not None else ()
-    st[k.S_N_LEGAL] = len(legal)
-    st[k.O_LEGAL : k.O_LEGAL + len(legal)] = legal
-    st[k.S_N_DRAW] = len(g.draw_pile)
-    st[k.O_DRAW : k.O_DRAW + len(g.draw_pile)] = g.draw_pile
-    st[k.S_N_DISCARD] = len(g.discard)
-    st[k.O_DISCARD : k.O_DISCARD + len(g.discard)] = g.discard
-    prefix = np.frombuffer(str(g.seed).encode(), np.uint8).copy()
-    return st, rules_cfg(g.rules), prefix
+    and seed words."""
+    return game_state(g), rules_cfg(g.rules), seed_words(g.seed)
 
 
 #: the rules vector of each preset and options met (read-only once built)
@@ -770,13 +677,10 @@ def scratch() -> Scratch:
 def rollout_values(g: Game, actions: list[int] | tuple[int, ...], me: int) -> list[float]:
     """``[ISMCTSBot._play_out(g.copy(), a, me) for a in actions]``, compiled; ``g`` is
     left as it was."""
-    st, cfg, prefix = world_state(g)
+    st, cfg, seed = world_state(g)
     work = scratch()
     out = np.zeros(len(actions), np.float64)
-    _rollouts(
-        st, cfg, np.array(actions, np.int64), me, prefix, work.mt, work.buf, work.deck,
-        *NO_DEALS, out,
-    )  # fmt: skip
+    _rollouts(st, cfg, np.array(actions, np.int64), me, seed, work.rs, work.deck, *NO_DEALS, out)
     return [float(v) for v in out]
 
 

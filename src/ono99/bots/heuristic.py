@@ -24,8 +24,6 @@ whenever the total ends in 0 and that is the best choice, since a 99 left in han
 
 from __future__ import annotations
 
-import random
-
 from ono99.bots.base import Bot, register
 from ono99.bots.common import (
     C99,
@@ -39,6 +37,7 @@ from ono99.bots.common import (
     next_seat,
     pool_counts,
 )
+from ono99.chance import BOT, Stream, fields_key
 from ono99.rules import Rules
 from ono99.view import PlayerView
 
@@ -64,11 +63,11 @@ class _Ctx:
     also plays every seat of the search's rollouts, so this is the search's hot path."""
 
     __slots__ = (
-        "rules", "view", "pool", "weights", "n_pool", "_rng", "_unseeded", "samples",
+        "rules", "view", "pool", "weights", "n_pool", "_rng", "samples",
         "kinds", "n_active", "_unsafe", "_n_safe",
     )  # fmt: skip
 
-    def __init__(self, view: PlayerView, rng: random.Random, samples: int) -> None:
+    def __init__(self, view: PlayerView, samples: int) -> None:
         self.rules = view.rules
         self.view = view
         self.pool = pool = pool_counts(view)
@@ -76,19 +75,17 @@ class _Ctx:
         #: (card, weight) of every card kind left unseen, in card order
         self.kinds = [(c, w) for c, w in enumerate(weights) if w]
         self.n_pool = sum(pool)
-        self._rng = rng
-        #: seed ``rng`` from the position before its first use (HeuristicBot.act)
-        self._unseeded = False
+        #: the samples' stream, keyed from the position at its first use
+        self._rng: Stream | None = None
         self.samples = samples
         self.n_active = sum(view.active)
         self._unsafe: dict[int, float] = {}
         self._n_safe: dict[tuple[int, bool, bool], int] = {}
 
     @property
-    def rng(self) -> random.Random:
-        if self._unseeded:
-            self._unseeded = False
-            self._rng.seed(_position_key(self.view))
+    def rng(self) -> Stream:
+        if self._rng is None:
+            self._rng = Stream(_position_key(self.view))
         return self._rng
 
     def p_unsafe_weighted(self, total: int) -> float:
@@ -137,13 +134,7 @@ class _Ctx:
                 live.remove(c)
             weights[c] = left_c * HAND_BIAS[c]
             left = sum(weights)
-        # rng.randrange(m), written out (the same draws): this runs inside rollouts
-        m = self.n_pool - k
-        bits = m.bit_length()
-        getrandbits = rng.getrandbits
-        i = getrandbits(bits)
-        while i >= m:
-            i = getrandbits(bits)
+        i = rng.below(self.n_pool - k)
         for drawn, kc in enumerate(counts):
             if i < kc:
                 return hand, drawn
@@ -268,37 +259,35 @@ def _score(
     return extra + W_PRESSURE * pressure + _safety(ctx, rest, t1, n_active - 1)
 
 
-def _position_key(view: PlayerView) -> int:
-    """A number that identifies the position in ``view`` (stable across processes: ints
-    and tuples of ints hash the same in every run)."""
-    return hash(
+def _position_key(view: PlayerView) -> bytes:
+    """The key of the position in ``view`` (version 2, purpose BOT: docs/records.md): its
+    fields as fixed-width words, the same on every platform (a 32-bit browser's Python
+    too). The sorted hand and the seats are packed a byte each, from the top byte: a card
+    as card + 1, a seat as its hand size plus 64 while it is in the game."""
+    cards = 0
+    for i, c in enumerate(sorted(view.hand)):
+        cards |= (c + 1) << (56 - 8 * i)
+    seats = 0
+    for s, (size, alive) in enumerate(zip(view.hand_sizes, view.alive, strict=True)):
+        seats |= (size + 64 * alive) << (56 - 8 * s)
+    return fields_key(
+        BOT,
         (
-            view.seat,
-            view.round,
-            view.reshuffles,
-            view.total,
-            view.direction,
-            view.plays_left,
-            -1 if view.owes_two is None else view.owes_two,
-            view.played_99,
-            tuple(sorted(view.hand)),
-            len(view.discard),
-            view.hand_sizes,
-            view.alive,
-        )
-    )
+            view.seat, view.round, view.reshuffles, view.total, view.direction,
+            view.plays_left, -1 if view.owes_two is None else view.owes_two,
+            int(view.played_99), len(view.discard), cards, seats,
+        ),
+    )  # fmt: skip
 
 
-@register("heuristic")
 class HeuristicBot(Bot):
     """Hand-crafted player: card counting, escape cards kept, Play 2 aimed (module doc)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, samples: int = 24) -> None:
-        #: the Play 2 samples' random numbers, re-seeded from the position at every
-        #: decision (``seed`` is accepted for the bot interface; see :meth:`act`)
-        self.rng = random.Random(seed)
+    def __init__(self, *, samples: int = 24) -> None:
+        #: how many hands a Play 2 is scored over; their random numbers are keyed from the
+        #: position at every decision (see :meth:`act`)
         self.samples = samples
 
     def compiled_plays_it(self) -> bool:
@@ -309,19 +298,18 @@ class HeuristicBot(Bot):
 
     def context(self, view: PlayerView) -> _Ctx:
         """What the bot works out once per decision (card counts, beliefs)."""
-        return _Ctx(view, self.rng, self.samples)
+        return _Ctx(view, self.samples)
 
     def act(self, view: PlayerView) -> int:
         forced = forced_move(view)
         if forced is not None:
             return forced
         legal = view.legal
-        # Seeded by the position, so the heuristic is a pure function of its view: two
+        # Keyed by the position, so the heuristic is a pure function of its view: two
         # heuristic players (or a search anchored on one) in the same position play the
         # same card, and the arena's duplicate games stay identical until a bot that is
         # not the heuristic chooses differently (a much sharper comparison).
         ctx = self.context(view)
-        ctx._unseeded = True  # seeded from the position at the first random number
         hand = list(view.hand)
         first = view.plays_left == 2
         best, best_score = legal[0], float("-inf")
@@ -330,3 +318,10 @@ class HeuristicBot(Bot):
             if s > best_score:
                 best, best_score = a, s
         return best
+
+
+@register("heuristic")
+def _heuristic(seed: int) -> HeuristicBot:
+    """The registry's factory: the heuristic needs no seed (its samples are keyed by the
+    position)."""
+    return HeuristicBot()

@@ -45,7 +45,7 @@ class HandTracker:
         tries: int = 8,
         prior: Callable[[PlayerView, random.Random], Game] = believed_world,
     ) -> None:
-        #: how the others are assumed to choose (e.g. ``HeuristicBot(seed).act``)
+        #: how the others are assumed to choose (e.g. ``HeuristicBot().act``)
         self.model = model
         #: attempts per world before falling back to the plain belief
         self.tries = tries

@@ -160,16 +160,16 @@ class ISMCTSBot(Bot):
         self.critical_room = critical_room
         #: plies of rollout before a static evaluation (0: to the end of the round)
         self.horizon = horizon
-        self.prior = HeuristicBot(seed ^ 0x5EED)
+        self.prior = HeuristicBot()
         #: sample worlds conditioned on the others' plays since the last move (inference.py)
         self.tracker: HandTracker | None = None
         if particles > 0:
-            model = HeuristicBot(seed ^ 0x7AC, samples=ROLLOUT_SAMPLES).act
+            model = HeuristicBot(samples=ROLLOUT_SAMPLES).act
             self.tracker = ParticleTracker(model, seed ^ 0x9A7, particles=particles)
         elif infer:
-            self.tracker = HandTracker(HeuristicBot(seed ^ 0x7AC, samples=ROLLOUT_SAMPLES).act)
+            self.tracker = HandTracker(HeuristicBot(samples=ROLLOUT_SAMPLES).act)
         #: the rollout policy of ``rollout="heuristic"``
-        self.policy = HeuristicBot(0, samples=ROLLOUT_SAMPLES)
+        self.policy = HeuristicBot(samples=ROLLOUT_SAMPLES)
 
     def reset(self) -> None:
         if self.tracker is not None:

@@ -69,7 +69,7 @@ def _easy(seed: int) -> Bot:
 
 @register("medium")
 def _medium(seed: int) -> Bot:
-    return HeuristicBot(seed)
+    return HeuristicBot()
 
 
 class HardBot(ISMCTSBot):
@@ -81,7 +81,7 @@ class HardBot(ISMCTSBot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed, iterations=HARD_ITERATIONS)
-        self.heuristic = HeuristicBot(seed)
+        self.heuristic = HeuristicBot()
 
     def act(self, view: PlayerView) -> int:
         if view.rules.mode in HARD_HEURISTIC_MODES:
@@ -106,7 +106,7 @@ class ExpertBot(PresetISMCTS):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.heuristic = HeuristicBot(seed)
+        self.heuristic = HeuristicBot()
 
     def act(self, view: PlayerView) -> int:
         if view.rules.scoring.bust_eliminates and view.players >= EXPERT_HEURISTIC_FROM:

@@ -38,12 +38,13 @@ except ImportError as e:  # pragma: no cover - the rl and fast extras are instal
     raise missing(__name__, e) from None
 
 from ono99.bots.fast_rollout import bust_card, greedy_card, heuristic_act, heuristic_work
+from ono99.chance import PICK
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
-from ono99.fast.core import B8, F32, F64, I8, I64, U8, U32
+from ono99.fast.core import B8, F32, F64, I8, I64, U64
 from ono99.fast.notice import announce_first_call
 from ono99.fast.obs import advance
-from ono99.fast.rng import mt_seed_int, random_float
+from ono99.fast.rng import new_stream, random_float, seed_stream, seed_words
 from ono99.fast.vec import (
     FastVecEnv,
     VecStep,
@@ -78,7 +79,7 @@ def _greedy(st: I64) -> int:
 
 
 @njit(cache=True)
-def _bot_move(st: I64, cfg: I64, kind: int, rng: U32, ci: I64, weights: F64, hrng: U32) -> int:
+def _bot_move(st: I64, cfg: I64, kind: int, rng: U64, ci: I64, weights: F64, hrng: U64) -> int:
     if kind == 0:
         return int(st[k.O_LEGAL + int(random_float(rng) * st[k.S_N_LEGAL])])
     if kind == 1:
@@ -88,9 +89,8 @@ def _bot_move(st: I64, cfg: I64, kind: int, rng: U32, ci: I64, weights: F64, hrn
 
 @njit(cache=True)
 def _play_bots(
-    st: I64, cfg: I64, bots: I64, prefix: U8, rng: U32, ci: I64, weights: F64, hrng: U32,
-    hist: bool, played: F32, b: int, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
-    gdl: I64,
+    st: I64, cfg: I64, bots: I64, seed: U64, rng: U64, ci: I64, weights: F64, hrng: U64,
+    hist: bool, played: F32, b: int, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
 ) -> None:  # fmt: skip
     """The compiled bots move until the learner or a policy seat must act or the game is
     over (draws at once); with ``hist``, each play is counted in row ``b`` of ``played``."""
@@ -99,71 +99,65 @@ def _play_bots(
         a = _bot_move(st, cfg, bots[seat], rng, ci, weights, hrng)
         r = k.play_fast(st, cfg, a)  # the common case without the generator's arrays
         if r == k.FAST_NO:
-            k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, a, seed, rs, deck, gh, ghl, gd, gdl)
         elif r == k.FAST_SETTLE:
-            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
         if st[k.S_PENDING] >= 0:
-            advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
         if hist:
             record_play(played, b, seat, a, round_before, st[k.S_ROUND])
 
 
 @njit(cache=True)
 def _restart(
-    states: I64, cfg: I64, n: int, b: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, next_id: int, game_ids: I64, fresh: B8, rng: U32, ci: I64, weights: F64,
-    hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64,
-    gd: I64, gdl: I64,
-) -> tuple[int, int]:  # fmt: skip
+    states: I64, cfg: I64, n: int, b: int, bots: I64, seeds: U64, nxt: U64, next_id: int,
+    game_ids: I64, fresh: B8, rng: U64, ci: I64, weights: F64, hrng: U64, hist: bool,
+    played: F32, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> int:  # fmt: skip
     """New games in slot ``b`` until one reaches the learner's or a policy seat's turn (a
     game over before it is dealt again, as ``GymEnv.reset`` does); ``fresh[b]`` marks a
-    game the learner has not moved in yet. Returns the next seed's length and id."""
+    game the learner has not moved in yet. Returns the next game's id."""
     fresh[b] = True
     while True:
-        nxt_len = start_slot(
-            states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
-        )
+        start_slot(states, cfg, n, b, seeds, nxt, rs, deck, gh, ghl, gd, gdl)
         game_ids[b] = next_id
         next_id += 1
         st = states[b]
-        prefix = digits[b, : lengths[b]]
         if hist:
             clear_played(played, b)
         _play_bots(
-            st, cfg, bots, prefix, rng, ci, weights, hrng, hist, played, b, mt, buf, deck, gh,
+            st, cfg, bots, seeds[b], rng, ci, weights, hrng, hist, played, b, rs, deck, gh,
             ghl, gd, gdl,
         )  # fmt: skip
         if st[k.S_TO_MOVE] >= 0:
-            return nxt_len, next_id
+            return next_id
 
 
 @njit(cache=True)
 def _reset_all(
-    states: I64, cfg: I64, n: int, bots: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, fresh: B8,
-    rng: U32, ci: I64, weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8,
-    deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
-) -> tuple[int, int]:  # fmt: skip
+    states: I64, cfg: I64, n: int, bots: I64, seeds: U64, nxt: U64, game_ids: I64, obs: F32,
+    mask: I8, legal: I64, player: I64, fresh: B8, rng: U64, ci: I64, weights: F64, hrng: U64,
+    hist: bool, played: F32, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> int:  # fmt: skip
     next_id = 0
     for b in range(states.shape[0]):
-        nxt_len, next_id = _restart(
-            states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids, fresh,
-            rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
+        next_id = _restart(
+            states, cfg, n, b, bots, seeds, nxt, next_id, game_ids, fresh, rng, ci, weights,
+            hrng, hist, played, rs, deck, gh, ghl, gd, gdl,
         )  # fmt: skip
         _observe(states[b], cfg, obs, mask, legal, player, b)
         if hist:
             write_played(played, b, player[b], n, obs)
-    return nxt_len, next_id
+    return next_id
 
 
 @njit(cache=True)
 def _step_rows(
     states: I64, cfg: I64, n: int, bots: I64, rows: I64, actions: I64, learner: bool,
-    digits: U8, lengths: I64, nxt: U8, nxt_len: int, next_id: int, game_ids: I64, obs: F32,
-    mask: I8, legal: I64, player: I64, rewards: F32, done: B8, fresh: B8, rng: U32, ci: I64,
-    weights: F64, hrng: U32, hist: bool, played: F32, mt: U32, buf: U8, deck: I64, gh: I64,
-    ghl: I64, gd: I64, gdl: I64,
-) -> tuple[int, int]:  # fmt: skip
+    seeds: U64, nxt: U64, next_id: int, game_ids: I64, obs: F32, mask: I8, legal: I64,
+    player: I64, rewards: F32, done: B8, fresh: B8, rng: U64, ci: I64, weights: F64, hrng: U64,
+    hist: bool, played: F32, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> int:  # fmt: skip
     """``actions[i]`` for the seat to move in row ``rows[i]`` (the learner's, with
     ``learner``; else the policy seats'), then the compiled bots up to the learner or a
     policy seat. A game over gives its rewards and ``done`` (both cleared by the caller)
@@ -173,33 +167,33 @@ def _step_rows(
         st = states[b]
         if learner:
             fresh[b] = False
-        prefix = digits[b, : lengths[b]]
+        seed = seeds[b]
         seat, round_before, a = st[k.S_TO_MOVE], st[k.S_ROUND], actions[i]
         r = k.play_fast(st, cfg, a)
         if r == k.FAST_NO:
-            k.apply(st, cfg, a, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, a, seed, rs, deck, gh, ghl, gd, gdl)
         elif r == k.FAST_SETTLE:
-            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
         if st[k.S_PENDING] >= 0:
-            advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
         if hist:
             record_play(played, b, seat, a, round_before, st[k.S_ROUND])
         _play_bots(
-            st, cfg, bots, prefix, rng, ci, weights, hrng, hist, played, b, mt, buf, deck, gh,
-            ghl, gd, gdl,
+            st, cfg, bots, seed, rng, ci, weights, hrng, hist, played, b, rs, deck, gh, ghl, gd,
+            gdl,
         )  # fmt: skip
         if st[k.S_TO_MOVE] < 0:
             if not fresh[b]:
                 done[b] = True
                 game_rewards(st, n, rewards, b)
-            nxt_len, next_id = _restart(
-                states, cfg, n, b, bots, digits, lengths, nxt, nxt_len, next_id, game_ids,
-                fresh, rng, ci, weights, hrng, hist, played, mt, buf, deck, gh, ghl, gd, gdl,
+            next_id = _restart(
+                states, cfg, n, b, bots, seeds, nxt, next_id, game_ids, fresh, rng, ci,
+                weights, hrng, hist, played, rs, deck, gh, ghl, gd, gdl,
             )  # fmt: skip
         _observe(st, cfg, obs, mask, legal, player, b)
         if hist:
             write_played(played, b, player[b], n, obs)
-    return nxt_len, next_id
+    return next_id
 
 
 #: a policy seat's player: the actions (int, ``(m,)``) for ``m`` rows of observations
@@ -320,7 +314,7 @@ class OpponentVecEnv(FastVecEnv):
             self._groups.append((fn, np.array(seats, np.int64)))
         self._fresh_games = np.ones(batch, np.bool_)
         self._all_rows = np.arange(batch, dtype=np.int64)
-        self._rng = np.zeros(625, np.uint32)
+        self._rng = new_stream()
         self._ci, self._weights, self._hrng = heuristic_work()
 
     def _bot_work(self) -> tuple[Any, ...]:
@@ -351,10 +345,9 @@ class OpponentVecEnv(FastVecEnv):
             self._step_rows(waiting, acts, learner=False)
 
     def _step_rows(self, rows: np.ndarray[Any, Any], actions: I64, *, learner: bool) -> None:
-        self._next_len, self._next_id = _step_rows(
+        self._next_id = _step_rows(
             self._states, self._cfg, self.players, self._bots, rows, actions, learner,
-            self._digits, self._lengths, self._next, self._next_len, self._next_id,
-            self.game_ids, self._obs, self._mask, self._legal_bits, self._player,
+            self._seeds, self._next, self._next_id, self.game_ids, self._obs, self._mask, self._legal_bits, self._player,
             self._rewards, self._done, self._fresh_games, *self._bot_work(), *self._work(),
         )  # fmt: skip
 
@@ -363,15 +356,15 @@ class OpponentVecEnv(FastVecEnv):
         """Deal ``batch`` new games and let the bots play up to the learner's turn."""
         explicit = seed if seed is not None else self._seed_arg
         super().reset(seed)  # checks the seed, deals (then dealt again below, bots first)
-        mt_seed_int(self.seed % 2**63 if explicit is not None else secrets.randbits(63), self._rng)
-        text = str(self.seed).encode()
-        self._next[:] = 0
-        self._next[: len(text)] = np.frombuffer(text, np.uint8)
+        # the random bots' stream (R-REC version 2, purpose PICK): from the seed, or secret
+        picks = self.seed if explicit is not None else secrets.randbits(128)
+        seed_stream(self._rng, PICK, seed_words(picks), 0)
+        self._next[:] = seed_words(self.seed)
         self._fresh()
-        self._next_len, self._next_id = _reset_all(
-            self._states, self._cfg, self.players, self._bots, self._digits, self._lengths,
-            self._next, len(text), self.game_ids, self._obs, self._mask, self._legal_bits,
-            self._player, self._fresh_games, *self._bot_work(), *self._work(),
+        self._next_id = _reset_all(
+            self._states, self._cfg, self.players, self._bots, self._seeds, self._next,
+            self.game_ids, self._obs, self._mask, self._legal_bits, self._player,
+            self._fresh_games, *self._bot_work(), *self._work(),
         )  # fmt: skip
         self._rewards[:] = 0.0
         self._done[:] = False

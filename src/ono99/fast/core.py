@@ -2,7 +2,7 @@
 Numba-compiled functions over it (RULES.md, every rule the reference engine keeps).
 
 It is a port of :mod:`ono99.game`, move for move: the same deals and reshuffles (the
-seeded shuffles of :mod:`ono99.fast.rng` are bit-exact with the reference's), the same
+seeded shuffles of :mod:`ono99.fast.rng` are version 2's, as the reference's), the same
 order of cards in hands and piles, the same legal actions in the same order. So a seed
 and a list of moves give the same state in both engines; the differential tests
 (``tests/fast/``) hold the two to that after every move of many random games.
@@ -40,12 +40,13 @@ from ono99.cards import (
     NUM_CARDS,
     Card,
 )
-from ono99.fast.rng import DEAL, RESHUFFLE, seed_for, shuffle_seeded
+from ono99.fast.rng import DEAL, RESHUFFLE, seed_stream, shuffle
 from ono99.rules import PRESETS, make_rules
 from ono99.scoring import CARD_POINTS, SHORT_CARD_POINTS, Points
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
+U64 = npt.NDArray[np.uint64]
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
@@ -195,24 +196,24 @@ def _discard(st: I64, card: int) -> None:
 
 
 @njit(cache=True)
-def _reshuffle(st: I64, prefix: U8, mt: U32, buf: U8) -> None:
+def _reshuffle(st: I64, seed: U64, rs: U64) -> None:
     # R-TURN-3: the whole discard pile becomes the draw pile; the total is unchanged.
     k = st[S_N_DISCARD]
     st[O_DRAW : O_DRAW + k] = st[O_DISCARD : O_DISCARD + k]
     st[S_N_DISCARD] = 0
     st[S_RESHUFFLES] += 1
-    seed_for(prefix, len(prefix), RESHUFFLE, st[S_RESHUFFLES], buf, mt)
-    shuffle_seeded(mt, st[O_DRAW : O_DRAW + k], k)
+    seed_stream(rs, RESHUFFLE, seed, st[S_RESHUFFLES])
+    shuffle(rs, st[O_DRAW : O_DRAW + k], k)
     st[S_N_DRAW] = k
 
 
 @njit(cache=True)
-def _draw(st: I64, seat: int, count: int, prefix: U8, mt: U32, buf: U8) -> None:
+def _draw(st: I64, seat: int, count: int, seed: U64, rs: U64) -> None:
     for _ in range(count):
         if st[S_N_DRAW] == 0:
             if st[S_N_DISCARD] == 0:
                 return  # R-TURN-3: both piles empty, play on short
-            _reshuffle(st, prefix, mt, buf)
+            _reshuffle(st, seed, rs)
         k = st[S_N_DRAW] - 1
         hand_append(st, seat, st[O_DRAW + k])
         st[S_N_DRAW] = k
@@ -321,9 +322,8 @@ def start_round(
     st: I64,
     cfg: I64,
     starter: int,
-    prefix: U8,
-    mt: U32,
-    buf: U8,
+    seed: U64,
+    rs: U64,
     deck: I64,
     gd_hands: I64,
     gd_hlen: I64,
@@ -342,7 +342,7 @@ def start_round(
         for _ in range(cfg[C_DECK + c]):
             deck[m] = c
             m += 1
-    seed_for(prefix, len(prefix), DEAL, rnd, buf, mt)
+    seed_stream(rs, DEAL, seed, rnd)
     if idx < gd_hands.shape[0]:
         for s in range(n):
             want = HAND_SIZE if st[O_ALIVE + s] != 0 else 0
@@ -357,7 +357,7 @@ def start_round(
                 m = _deck_remove(deck, m, gd_hands[idx, s, i])
         for i in range(gd_dlen[idx]):
             m = _deck_remove(deck, m, gd_draw[idx, i])
-        shuffle_seeded(mt, deck, m)  # the rest, under the named draw pile
+        shuffle(rs, deck, m)  # the rest, under the named draw pile
         for s in range(n):
             k = gd_hlen[idx, s]
             for i in range(k):
@@ -370,7 +370,7 @@ def start_round(
             st[O_DRAW + m + i] = gd_draw[idx, k - 1 - i]
         st[S_N_DRAW] = m + k
     else:
-        shuffle_seeded(mt, deck, m)
+        shuffle(rs, deck, m)
         for s in range(n):
             if st[O_ALIVE + s] != 0:
                 for i in range(HAND_SIZE):  # deck[-4:][::-1]
@@ -546,9 +546,8 @@ def settle(
     st: I64,
     cfg: I64,
     starter: int,
-    prefix: U8,
-    mt: U32,
-    buf: U8,
+    seed: U64,
+    rs: U64,
     deck: I64,
     gd_hands: I64,
     gd_hlen: I64,
@@ -559,9 +558,7 @@ def settle(
     leaves no choice, dealing new rounds as they come, until someone must choose."""
     while True:
         if starter >= 0:
-            start_round(
-                st, cfg, starter, prefix, mt, buf, deck, gd_hands, gd_hlen, gd_draw, gd_dlen
-            )
+            start_round(st, cfg, starter, seed, rs, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
             if st[S_ERROR] != 0:
                 return
             starter = -1
@@ -593,9 +590,8 @@ def apply(
     st: I64,
     cfg: I64,
     action: int,
-    prefix: U8,
-    mt: U32,
-    buf: U8,
+    seed: U64,
+    rs: U64,
     deck: I64,
     gd_hands: I64,
     gd_hlen: I64,
@@ -608,8 +604,8 @@ def apply(
     if action == DRAW:
         seat = int(st[S_PENDING])
         st[S_PENDING] = -1
-        _draw(st, seat, 1, prefix, mt, buf)
-        settle(st, cfg, -1, prefix, mt, buf, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
+        _draw(st, seat, 1, seed, rs)
+        settle(st, cfg, -1, seed, rs, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
         return seat
     p = int(st[S_TO_MOVE])
     st[S_PENDING] = -1  # R-DRAW-1: a card played before the draw: the draw is lost
@@ -618,7 +614,7 @@ def apply(
         for _ in range(FOUR_99_CARDS):
             hand_remove(st, p, _99)
             _discard(st, _99)
-        _draw(st, p, FOUR_99_CARDS, prefix, mt, buf)
+        _draw(st, p, FOUR_99_CARDS, seed, rs)
         if st[S_PLAYS_LEFT] == 2:
             st[S_PLAYS_LEFT] = 1
         else:
@@ -627,11 +623,11 @@ def apply(
         # R-END-3: the unsafe card is discarded but not counted; an automatic draw
         hand_remove(st, p, action)
         _discard(st, action)
-        _draw(st, p, 1, prefix, mt, buf)
+        _draw(st, p, 1, seed, rs)
         starter = _out_of_round(st, cfg, p)
     else:
-        _play(st, cfg, p, action, prefix, mt, buf)
-    settle(st, cfg, starter, prefix, mt, buf, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
+        _play(st, cfg, p, action, seed, rs)
+    settle(st, cfg, starter, seed, rs, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
     return p
 
 
@@ -731,10 +727,10 @@ def _play_card(st: I64, cfg: I64, p: int, c: int) -> None:
 
 
 @njit(cache=True)
-def _play(st: I64, cfg: I64, p: int, c: int, prefix: U8, mt: U32, buf: U8) -> None:
+def _play(st: I64, cfg: I64, p: int, c: int, seed: U64, rs: U64) -> None:
     _play_card(st, cfg, p, c)
     if cfg[C_DRAWPEN] == 0:
-        _draw(st, p, 1, prefix, mt, buf)  # R-TURN-2
+        _draw(st, p, 1, seed, rs)  # R-TURN-2
 
 
 @njit(cache=True)
@@ -743,9 +739,8 @@ def new_game(
     cfg: I64,
     n: int,
     dealer: int,
-    prefix: U8,
-    mt: U32,
-    buf: U8,
+    seed: U64,
+    rs: U64,
     deck: I64,
     gd_hands: I64,
     gd_hlen: I64,
@@ -766,23 +761,14 @@ def new_game(
         st[O_ACTIVE + s] = 1
         st[O_TOKENS + s] = cfg[C_TOKENS]
     st[S_N_ACTIVE] = n
-    settle(st, cfg, (dealer + 1) % n, prefix, mt, buf, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
+    settle(st, cfg, (dealer + 1) % n, seed, rs, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
 
 
 @njit(cache=True)
-def increment_digits(digits: U8, length: int) -> int:
-    """The decimal digits in ``digits[:length]`` (ASCII) plus one, in place; returns the
-    new length. (Game ``i`` of a run is dealt from seed ``seed + i``, a number of any size:
-    the kernel counts in decimal, as the seed strings are written.)"""
-    i = length - 1
-    while i >= 0:
-        if digits[i] == 57:  # '9'
-            digits[i] = 48
-            i -= 1
-        else:
-            digits[i] += 1
-            return length
-    for j in range(length, 0, -1):  # all nines: one digit more
-        digits[j] = digits[j - 1]
-    digits[0] = 49
-    return length + 1
+def next_seed(seed: U64) -> None:
+    """The seed in ``seed`` (four 64-bit words, the least significant first) plus one, in
+    place, modulo 2**256 (game ``i`` of a run is dealt from seed ``seed + i``)."""
+    for i in range(seed.shape[0]):
+        seed[i] += np.uint64(1)
+        if seed[i] != 0:
+            return  # no carry into the next word

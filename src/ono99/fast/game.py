@@ -23,16 +23,26 @@ import numpy.typing as npt
 
 from ono99.board import table_text
 from ono99.cards import DRAW, HAND_SIZE, parse_action
+from ono99.deals import Deal, parse_deal
 from ono99.errors import IllegalAction, RecordError, RulesError
 from ono99.fast import core as k
 from ono99.fast import obs as fast_obs
 from ono99.fast.notice import announce_first_call
-from ono99.game import Deal, check_setup, illegal_action_error
+from ono99.fast.rng import new_stream, seed_words
+from ono99.game import Game, check_setup, illegal_action_error
 from ono99.i18n import N_
 from ono99.rules import Rules
 from ono99.scoring import Points, Tokens
 
-__all__ = ["NO_DEALS", "FastGame", "Scratch", "replay", "rules_vector"]
+__all__ = [
+    "NO_DEALS", "FastGame", "Scratch", "game_state", "public_state", "replay", "rules_vector",
+]  # fmt: skip
+
+#: why a game of version 1 (an old record's) does not play on here (R-REC)
+_V1_MESSAGE = N_(
+    "this game deals with version 1 of the seeded shuffle, which only the reference engine"
+    " plays (R-REC)"
+)
 
 _Array = np.ndarray[Any, Any]
 
@@ -73,18 +83,15 @@ def rules_vector(rules: Rules) -> _Array:
 class Scratch:
     """Work arrays the kernel shuffles in: reused, never part of a state."""
 
-    __slots__ = ("mt", "buf", "deck")
+    __slots__ = ("rs", "deck")
 
     def __init__(self) -> None:
-        self.mt = np.zeros(625, np.uint32)
-        self.buf = np.zeros(512, np.uint8)
+        self.rs = new_stream()
         self.deck = np.zeros(k.PILE_CAP, np.int64)
 
 
 def _given_deals(rules: Rules, n: int, deals: Sequence[Any]) -> tuple[_Array, ...]:
     """A record's deals (validated as the reference does) as the kernel's arrays."""
-    from ono99.records import parse_deal  # records builds on the engine: import late
-
     parsed: list[Deal] = [parse_deal(rules, n, i, d) for i, d in enumerate(deals)]
     r = len(parsed)
     hands = np.zeros((r, k.MAXP, HAND_SIZE), np.int64)
@@ -129,12 +136,65 @@ def _seats(offset: int, kind: Callable[[Any], Any], count: int | None = None) ->
     return property(lambda self: [kind(v) for v in self.state[offset : offset + self.state[count]]])
 
 
+def public_state(x: Any) -> _Array:
+    """A state vector holding the public state of ``x``, a :class:`Game` or a
+    :class:`~ono99.view.PlayerView` (they name these fields alike): the counters, who is
+    alive and taking turns, tokens, scores, who is out and who won. No cards."""
+    st = k.new_state()
+    n = len(x.names)
+    st[k.S_N] = n
+    st[k.S_TOTAL] = x.total
+    st[k.S_DIR] = x.direction
+    st[k.S_TO_MOVE] = -1 if x.to_move is None else x.to_move
+    st[k.S_OWES] = -1 if x.owes_two is None else x.owes_two
+    st[k.S_PLAYS_LEFT] = x.plays_left
+    st[k.S_PLAYED99] = x.played_99
+    st[k.S_N_ACTIVE] = sum(x.active)
+    st[k.S_ROUND] = x.round
+    st[k.S_PENDING] = -1 if x.pending_draw is None else x.pending_draw
+    st[k.S_RESHUFFLES] = x.reshuffles
+    for s in range(n):
+        st[k.O_ALIVE + s] = x.alive[s]
+        st[k.O_ACTIVE + s] = x.active[s]
+        if x.tokens is not None:
+            st[k.O_TOKENS + s] = x.tokens[s]
+        if x.scores is not None:
+            st[k.O_SCORES + s] = x.scores[s]
+    st[k.S_N_OUT] = len(x.out)
+    st[k.O_OUT : k.O_OUT + len(x.out)] = x.out
+    st[k.S_N_ROUND_OUT] = len(x.round_out)
+    st[k.O_ROUND_OUT : k.O_ROUND_OUT + len(x.round_out)] = x.round_out
+    w = x.winner
+    seats = [] if w is None else list(w) if isinstance(w, (list, tuple)) else [w]
+    st[k.S_N_WINNERS] = len(seats)
+    st[k.O_WINNERS : k.O_WINNERS + len(seats)] = seats
+    return st
+
+
+def game_state(g: Game) -> _Array:
+    """A reference :class:`Game` as the fast engine's state vector: every field the rules
+    read, hands and piles in their order."""
+    st = public_state(g)
+    st[k.S_BUST_MODE] = g.must_bust_play
+    for s, hand in enumerate(g.hands):
+        st[k.O_HAND_LEN + s] = len(hand)
+        st[k.O_HANDS + s * k.HAND_CAP : k.O_HANDS + s * k.HAND_CAP + len(hand)] = hand
+    legal = g.legal_actions(g.to_move) if g.to_move is not None else ()
+    st[k.S_N_LEGAL] = len(legal)
+    st[k.O_LEGAL : k.O_LEGAL + len(legal)] = legal
+    st[k.S_N_DRAW] = len(g.draw_pile)
+    st[k.O_DRAW : k.O_DRAW + len(g.draw_pile)] = g.draw_pile
+    st[k.S_N_DISCARD] = len(g.discard)
+    st[k.O_DISCARD : k.O_DISCARD + len(g.discard)] = g.discard
+    return st
+
+
 class FastGame:
     """A game of ONO 99 on the fast engine: see :class:`ono99.Game` for the arguments
     (all but ``events``: the fast engine keeps no announcement log)."""
 
-    __slots__ = ("rules", "n", "names", "seed", "dealer", "state", "_cfg", "_prefix", "_deals",
-                 "_scratch")  # fmt: skip
+    __slots__ = ("rules", "n", "names", "seed", "rng", "dealer", "state", "_cfg", "_seed",
+                 "_deals", "_scratch")  # fmt: skip
 
     @announce_first_call
     def __init__(
@@ -143,32 +203,36 @@ class FastGame:
         players: int | Sequence[str] = 2,
         *,
         options: Mapping[str, Any] | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         dealer: int | None = None,
         deals: Sequence[Any] | None = None,
+        rng: int = 2,
     ) -> None:
-        self.rules, self.names, seed, dealer = check_setup(rules, players, options, seed, dealer)
+        self.rules, self.names, seed, dealer = check_setup(
+            rules, players, options, seed, dealer, rng
+        )
+        if rng != 2:
+            raise RecordError(_V1_MESSAGE)
         r = self.rules
         n = self.n = len(self.names)
         self.seed = seed
+        self.rng = rng
         self.dealer = dealer
         self._cfg = rules_vector(r)
-        # The reference seeds each shuffle from the string "seed:deal:round" (and
-        # "seed:reshuffle:k"): the kernel appends the rest to these bytes.
-        self._prefix = np.frombuffer(str(seed).encode(), np.uint8).copy()  # as random.seed(str)
+        self._seed = seed_words(seed)  # the key's seed words of every deal and reshuffle
         self._deals = _given_deals(r, n, deals) if deals else NO_DEALS
         self._scratch = Scratch()
         self.state = k.new_state()
-        k.new_game(self.state, self._cfg, n, dealer, self._prefix, *self._work(), *self._deals)
+        k.new_game(self.state, self._cfg, n, dealer, self._seed, *self._work(), *self._deals)
         self._check_deal_error()
 
     def __str__(self) -> str:
         """The table, as ``print(Game(...))`` shows it (every hand: the engine's side)."""
         return table_text(self)
 
-    def _work(self) -> tuple[_Array, _Array, _Array]:
+    def _work(self) -> tuple[_Array, _Array]:
         s = self._scratch
-        return s.mt, s.buf, s.deck
+        return s.rs, s.deck
 
     def _check_deal_error(self) -> None:
         st = self.state
@@ -326,9 +390,11 @@ class FastGame:
         if type(action) is not int:
             action = parse_action(action) if isinstance(action, str) else action
         self._check(action, seat)
+        if self.rng != 2:
+            raise RecordError(_V1_MESSAGE)
         st = self.state
         saved = st.copy() if st[k.S_ROUND] < len(self._deals[3]) else None
-        seat = int(k.apply(st, self._cfg, action, self._prefix, *self._work(), *self._deals))
+        seat = int(k.apply(st, self._cfg, action, self._seed, *self._work(), *self._deals))
         if saved is not None and st[k.S_ERROR]:
             try:
                 self._check_deal_error()
@@ -343,12 +409,10 @@ class FastGame:
         seat to move next, -1 once the game is over. Anything else -- another seat,
         ``DRAW``, an illegal card -- raises :class:`IllegalAction` as :meth:`apply` would
         and changes nothing. For dealt games (no record's deals)."""
-        if self._deals is not NO_DEALS:
+        if self._deals is not NO_DEALS or self.rng != 2:
             raise ValueError("env_step plays dealt games, not a record's deals")
         s = self._scratch
-        nxt = fast_obs.env_step(
-            self.state, self._cfg, action, seat, self._prefix, s.mt, s.buf, s.deck
-        )
+        nxt = fast_obs.env_step(self.state, self._cfg, action, seat, self._seed, s.rs, s.deck)
         if nxt == -2:
             self._check(action, seat)  # the reason, in the reference's words
             raise IllegalAction("the environments take every draw at once (R-DRAW-1)")
@@ -360,7 +424,7 @@ class FastGame:
         (:meth:`ono99.Game.take_draws`)."""
         if self._deals is not NO_DEALS:
             raise ValueError("take_draws plays dealt games, not a record's deals")
-        fast_obs.advance(self.state, self._cfg, self._prefix, *self._work(), *NO_DEALS)
+        fast_obs.advance(self.state, self._cfg, self._seed, *self._work(), *NO_DEALS)
 
     @announce_first_call
     def observe(self, seat: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
@@ -369,17 +433,40 @@ class FastGame:
         ``seat``'s hand and the public state only (R-SET-1)."""
         fast_obs.observe_seat(self.state, self._cfg, seat, obs, mask)
 
+    @classmethod
+    def of(cls, game: Game) -> FastGame:
+        """A reference game's state on the fast engine (its seed, version and given deals
+        kept): a version-1 game (an old record's, R-REC) is there to be read, and refuses
+        to play on."""
+        g = cls.__new__(cls)
+        g.rules, g.n, g.names, g.seed, g.rng, g.dealer = (
+            game.rules, game.n, list(game.names), game.seed, game.rng, game.dealer,
+        )  # fmt: skip
+        g._cfg = rules_vector(game.rules)
+        g._seed = seed_words(game.seed)
+        given = game.given_deals
+        g._deals = (
+            _given_deals(game.rules, game.n, given)
+            if given and all(d is not None for d in given)
+            else NO_DEALS
+        )
+        g._scratch = Scratch()
+        g.state = game_state(game)
+        g.state[k.S_N_MOVES] = len(game.moves)
+        return g
+
     def copy(self) -> FastGame:
         """An independent copy (the state vector copied; rules and deals shared)."""
         g = FastGame.__new__(FastGame)
-        g.rules, g.n, g.names, g.seed, g.dealer = (
+        g.rules, g.n, g.names, g.seed, g.rng, g.dealer = (
             self.rules,
             self.n,
             self.names,
             self.seed,
+            self.rng,
             self.dealer,
         )
-        g._cfg, g._prefix, g._deals = self._cfg, self._prefix, self._deals
+        g._cfg, g._seed, g._deals = self._cfg, self._seed, self._deals
         g._scratch = Scratch()
         g.state = self.state.copy()
         return g
@@ -396,8 +483,11 @@ def replay(record: Any) -> FastGame:
     replayed to its final state. Raises :class:`RecordError` for a bad record and
     :class:`~ono99.records.ReplayError` naming the first illegal move, as the reference."""
     from ono99.records import ParsedRecord, ReplayError, is_move_code, parse_record
+    from ono99.records import replay as replay_reference
 
     rec = record if isinstance(record, ParsedRecord) else parse_record(record)
+    if rec.rng == 1:  # the first generator lives in the reference engine alone
+        return FastGame.of(replay_reference(rec, events=False))
     game = FastGame(
         rec.rules, rec.players, options=rec.options, seed=rec.seed, dealer=rec.dealer,
         deals=rec.deals,

@@ -14,7 +14,7 @@ from numba import njit
 
 from ono99 import layout as L
 from ono99.fast import core as k
-from ono99.fast.core import F32, I8, I64, U8, U32
+from ono99.fast.core import F32, I8, I64, U64
 
 __all__ = [
     "DISCARD_AT",
@@ -100,7 +100,7 @@ def encode(st: I64, cfg: I64, seat: int, out: F32) -> None:
 
 @njit(cache=True)
 def advance(
-    st: I64, cfg: I64, prefix: U8, mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64,
+    st: I64, cfg: I64, seed: U64, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64,
     gdl: I64,
 ) -> None:  # fmt: skip
     """Take every pending draw at once (R-DRAW-1), as :meth:`ono99.Game.take_draws`.
@@ -108,9 +108,9 @@ def advance(
     while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
         r = k.play_fast(st, cfg, k.DRAW)
         if r == k.FAST_NO:
-            k.apply(st, cfg, k.DRAW, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, k.DRAW, seed, rs, deck, gh, ghl, gd, gdl)
         elif r == k.FAST_SETTLE:
-            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
 
 
 @njit(cache=True)
@@ -125,9 +125,7 @@ def observe_seat(st: I64, cfg: I64, seat: int, obs: F32, mask: I8) -> None:
 
 
 @njit(cache=True)
-def env_step(
-    st: I64, cfg: I64, action: int, seat: int, prefix: U8, mt: U32, buf: U8, deck: I64
-) -> int:
+def env_step(st: I64, cfg: I64, action: int, seat: int, seed: U64, rs: U64, deck: I64) -> int:
     """``seat`` makes ``action`` if it is legal for it now, then every pending draw is taken
     at once (dealt games: no record's deals). Returns the seat to move next (-1: the game is
     over), or -2 for an action ``seat`` may not make (nothing changed): one call per step."""
@@ -139,9 +137,9 @@ def env_step(
     gdl = np.zeros(0, np.int64)
     r = k.play_fast(st, cfg, action)
     if r == k.FAST_NO:
-        k.apply(st, cfg, action, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        k.apply(st, cfg, action, seed, rs, deck, gh, ghl, gd, gdl)
     elif r == k.FAST_SETTLE:
-        k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
     if st[k.S_PENDING] >= 0:
-        advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+        advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
     return int(st[k.S_TO_MOVE])

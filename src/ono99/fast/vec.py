@@ -10,7 +10,7 @@ unchanged. A game that ends gives its rewards (the winners share +1, the losers 
 is replaced in the same step by a new one (``done`` marks the slot).
 
 Seeds: game ``i`` of the batch (numbered in the order the games start) is dealt from seed
-``seed + i``, exactly as ``Game(rules, players, seed=seed + i)`` deals it, so any game can
+``seed + i`` (mod 2**256), exactly as ``Game(rules, players, seed=seed + i)`` deals it, so any game can
 be replayed on the reference engine (:meth:`FastVecEnv.game_seeds`). Without a seed the
 base seed is a fresh 128-bit ``secrets`` seed.
 
@@ -37,14 +37,16 @@ import numpy.typing as npt
 from numba import njit
 
 from ono99.cards import FOUR_99_CARDS, NUM_CARDS, Card
+from ono99.chance import SEED_LIMIT
 from ono99.errors import IllegalAction
 from ono99.fast import core as k
-from ono99.fast.core import B8, F32, I8, I64, U8, U32
+from ono99.fast.core import B8, F32, I8, I64, U64
 from ono99.fast.game import NO_DEALS, FastGame, Scratch, rules_vector
 from ono99.fast.notice import announce_first_call
 from ono99.fast.obs import DISCARD_AT, OBS_PER_SEAT, OBS_SEATS_AT, encode_row
 from ono99.fast.obs import advance as _advance
-from ono99.game import illegal_action_error, new_seed
+from ono99.fast.rng import SEED_WORDS, seed_words
+from ono99.game import check_seed, illegal_action_error, new_seed
 from ono99.rules import Rules, make_rules
 
 __all__ = [
@@ -62,7 +64,6 @@ __all__ = [
     "write_played",
 ]
 
-_DIGITS = 96  # decimal digits of a seed: 2**256 has 78
 _CARDS = NUM_CARDS  # card types
 _C99 = int(Card.NINETY_NINE)
 
@@ -181,35 +182,31 @@ def _count_discard(st: I64, discard: F32, seen: I64, b: int, obs: F32) -> None:
 
 @njit(cache=True)
 def _start(
-    states: I64, cfg: I64, n: int, b: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
-    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
-) -> int:  # fmt: skip
-    """A new game in slot ``b`` from the next seed (``nxt``); returns the next seed's length."""
-    digits[b, :nxt_len] = nxt[:nxt_len]
-    lengths[b] = nxt_len
+    states: I64, cfg: I64, n: int, b: int, seeds: U64, nxt: U64, rs: U64, deck: I64,
+    gh: I64, ghl: I64, gd: I64, gdl: I64,
+) -> None:  # fmt: skip
+    """A new game in slot ``b`` from the next seed (``nxt``, then one more)."""
+    seeds[b, :] = nxt
     st = states[b]
-    prefix = digits[b, :nxt_len]
-    k.new_game(st, cfg, n, n - 1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
-    _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
-    return k.increment_digits(nxt, nxt_len)
+    seed = seeds[b]
+    k.new_game(st, cfg, n, n - 1, seed, rs, deck, gh, ghl, gd, gdl)
+    _advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
+    k.next_seed(nxt)
 
 
 @njit(cache=True)
 def _reset_all(
-    states: I64, cfg: I64, n: int, digits: U8, lengths: I64, nxt: U8, nxt_len: int,
-    game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, hist: bool, played: F32,
-    mt: U32, buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
-) -> int:  # fmt: skip
+    states: I64, cfg: I64, n: int, seeds: U64, nxt: U64, game_ids: I64, obs: F32, mask: I8,
+    legal: I64, player: I64, hist: bool, played: F32, rs: U64, deck: I64, gh: I64, ghl: I64,
+    gd: I64, gdl: I64,
+) -> None:  # fmt: skip
     for b in range(states.shape[0]):
-        nxt_len = _start(
-            states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
-        )
+        _start(states, cfg, n, b, seeds, nxt, rs, deck, gh, ghl, gd, gdl)
         game_ids[b] = b
         _observe(states[b], cfg, obs, mask, legal, player, b)
         if hist:
             clear_played(played, b)
             write_played(played, b, player[b], n, obs)
-    return nxt_len
 
 
 @njit(cache=True)
@@ -231,11 +228,11 @@ def _first_illegal(legal: I64, actions: I64) -> int:
 
 @njit(cache=True)
 def _step_all(
-    states: I64, cfg: I64, n: int, actions: I64, digits: U8, lengths: I64, nxt: U8,
-    nxt_len: int, next_id: int, game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64,
-    rewards: F32, done: B8, hist: bool, played: F32, discard: F32, seen: I64, mt: U32,
-    buf: U8, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
-) -> tuple[int, int]:  # fmt: skip
+    states: I64, cfg: I64, n: int, actions: I64, seeds: U64, nxt: U64, next_id: int,
+    game_ids: I64, obs: F32, mask: I8, legal: I64, player: I64, rewards: F32, done: B8,
+    hist: bool, played: F32, discard: F32, seen: I64, rs: U64, deck: I64, gh: I64, ghl: I64,
+    gd: I64, gdl: I64,
+) -> int:  # fmt: skip
     rewards[:, :] = 0.0
     for b in range(states.shape[0]):
         st = states[b]
@@ -246,22 +243,17 @@ def _step_all(
         # at every row (measured 2-5% slower)
         r = k.play_fast(st, cfg, actions[b])
         if r == k.FAST_NO:
-            prefix = digits[b, : lengths[b]]
-            k.apply(st, cfg, actions[b], prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.apply(st, cfg, actions[b], seeds[b], rs, deck, gh, ghl, gd, gdl)
         elif r == k.FAST_SETTLE:
-            prefix = digits[b, : lengths[b]]
-            k.settle(st, cfg, -1, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            k.settle(st, cfg, -1, seeds[b], rs, deck, gh, ghl, gd, gdl)
         if st[k.S_PENDING] >= 0:
-            prefix = digits[b, : lengths[b]]
-            _advance(st, cfg, prefix, mt, buf, deck, gh, ghl, gd, gdl)
+            _advance(st, cfg, seeds[b], rs, deck, gh, ghl, gd, gdl)
         if hist:
             record_play(played, b, seat, actions[b], round_before, st[k.S_ROUND])
         done[b] = st[k.S_TO_MOVE] < 0
         if done[b]:
             _game_rewards(st, n, rewards, b)
-            nxt_len = _start(
-                states, cfg, n, b, digits, lengths, nxt, nxt_len, mt, buf, deck, gh, ghl, gd, gdl
-            )
+            _start(states, cfg, n, b, seeds, nxt, rs, deck, gh, ghl, gd, gdl)
             game_ids[b] = next_id
             next_id += 1
             seen[b, 1] = -1  # a new pile
@@ -272,7 +264,7 @@ def _step_all(
         _count_discard(st, discard, seen, b, obs)
         if hist:
             write_played(played, b, p, n, obs)
-    return nxt_len, next_id
+    return next_id
 
 
 #: the slot kernels, for simulators built on this one (:mod:`ono99.envs.fast_vec`)
@@ -341,10 +333,8 @@ class FastVecEnv:
         self.num_actions = k.DRAW + 1
         self._cfg = rules_vector(self.rules)
         self._states = np.zeros((batch, k.STATE_LEN), np.int64)
-        self._digits = np.zeros((batch, _DIGITS), np.uint8)
-        self._lengths = np.zeros(batch, np.int64)
-        self._next = np.zeros(_DIGITS, np.uint8)
-        self._next_len = 0
+        self._seeds = np.zeros((batch, SEED_WORDS), np.uint64)
+        self._next = np.zeros(SEED_WORDS, np.uint64)
         self._next_id = 0
         self.game_ids = np.zeros(batch, np.int64)
         self._obs = np.zeros((batch, self.observation_size), np.float32)
@@ -364,7 +354,7 @@ class FastVecEnv:
 
     def _work(self) -> tuple[Any, ...]:
         s = self._scratch
-        return s.mt, s.buf, s.deck, *NO_DEALS
+        return s.rs, s.deck, *NO_DEALS
 
     def _fresh(self) -> None:
         """New output arrays for the next step: the kernels write every entry, and a step
@@ -380,27 +370,19 @@ class FastVecEnv:
 
     @announce_first_call
     def reset(self, seed: int | None = None) -> VecStep:
-        """Deal ``batch`` new games: game ``i`` from seed ``seed + i`` (``seed``: this
-        argument, else the constructor's, else a fresh ``secrets`` seed)."""
+        """Deal ``batch`` new games: game ``i`` from seed ``(seed + i) mod 2**256`` (``seed``:
+        this argument, else the constructor's, else a fresh ``secrets`` seed)."""
         if seed is None:
             seed = self._seed_arg if self._seed_arg is not None else new_seed()
-        if (
-            isinstance(seed, bool)
-            or not isinstance(seed, int)
-            or not 0 <= seed < 10 ** (_DIGITS - 2)
-        ):
-            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+        seed = check_seed(seed)
         self._seed_arg = None  # a later reset() without a seed continues with new games
         self.seed = seed
-        text = str(seed).encode()
-        self._next[:] = 0
-        self._next[: len(text)] = np.frombuffer(text, np.uint8)
+        self._next[:] = seed_words(seed)
         self._fresh()
-        self._next_len = _reset_all(
-            self._states, self._cfg, self.players, self._digits, self._lengths, self._next,
-            len(text), self.game_ids, self._obs, self._mask, self._legal_bits, self._player,
-            self.history,
-            self._played, *self._work(),
+        _reset_all(
+            self._states, self._cfg, self.players, self._seeds, self._next, self.game_ids,
+            self._obs, self._mask, self._legal_bits, self._player, self.history, self._played,
+            *self._work(),
         )  # fmt: skip
         self._next_id = self.batch
         self._seen[:] = -1  # the discard piles are counted again at the next step
@@ -416,9 +398,9 @@ class FastVecEnv:
         and the rule) and changes nothing."""
         acts = self._checked(actions)
         self._fresh()
-        self._next_len, self._next_id = _step_all(
-            self._states, self._cfg, self.players, acts, self._digits, self._lengths,
-            self._next, self._next_len, self._next_id, self.game_ids, self._obs, self._mask,
+        self._next_id = _step_all(
+            self._states, self._cfg, self.players, acts, self._seeds, self._next,
+            self._next_id, self.game_ids, self._obs, self._mask,
             self._legal_bits, self._player, self._rewards, self._done, self.history, self._played,
             self._discard, self._seen, *self._work(),
         )  # fmt: skip
@@ -457,11 +439,11 @@ class FastVecEnv:
     def game_seeds(self) -> list[int]:
         """The seed of each slot's current game: ``Game(rules, players, seed=s)`` deals
         it on the reference engine."""
-        return [self.seed + int(i) for i in self.game_ids]
+        return [(self.seed + int(i)) % SEED_LIMIT for i in self.game_ids]
 
     def game(self, b: int) -> FastGame:
         """Slot ``b``'s current game as a :class:`FastGame` (a copy; every hand shown:
         for analysis and tests, never for a player)."""
-        g = FastGame(self.rules, self.players, seed=self.seed + int(self.game_ids[b]))
+        g = FastGame(self.rules, self.players, seed=self.game_seeds()[b])
         g.state[:] = self._states[b]
         return g

@@ -77,6 +77,9 @@ tables_t = Table(
     # the turn timer's deadline (seconds since the epoch), stored with each game change so
     # that it survives a restart; added after the first release (_migrate)
     Column("deadline", Float),
+    # the version of the seeded shuffle the game deals with (R-REC ``rng``); a table stored
+    # before versions existed deals with version 1, as it did (_migrate)
+    Column("rng", Integer, nullable=False, server_default="1"),
 )
 
 seats_t = Table(
@@ -180,6 +183,8 @@ class StoredTable:
     settings: dict[str, Any]
     seed: int
     seed_fixed: bool
+    #: the version of the seeded shuffle (R-REC ``rng``): 2 for every new table
+    rng: int = 2
     started: bool = False
     finished: bool = False
     names: list[str] | None = None
@@ -244,7 +249,7 @@ class Store:
                     tables_t.insert().values(
                         id=t.id, code=t.code, created=t.created,
                         settings=json.dumps(t.settings), seed=str(t.seed),
-                        seed_fixed=t.seed_fixed, started=False, finished=False,
+                        seed_fixed=t.seed_fixed, rng=t.rng, started=False, finished=False,
                         version=t.version,
                     )
                 )  # fmt: skip
@@ -518,6 +523,7 @@ class Store:
                 settings=json.loads(row["settings"]),
                 seed=int(row["seed"]),
                 seed_fixed=bool(row["seed_fixed"]),
+                rng=int(row["rng"]),
                 started=bool(row["started"]),
                 finished=bool(row["finished"]),
                 names=None if row["names"] is None else json.loads(row["names"]),
@@ -544,6 +550,9 @@ def _migrate(c: Connection) -> None:
         c.execute(text("alter table ono99_tables add column deadline float"))
     if "by_bot" not in {col["name"] for col in inspect(c).get_columns("ono99_moves")}:
         c.execute(text("alter table ono99_moves add column by_bot integer"))
+    if "rng" not in {col["name"] for col in inspect(c).get_columns("ono99_tables")}:
+        # the tables stored so far deal with version 1 of the seeded shuffle, as they did
+        c.execute(text("alter table ono99_tables add column rng integer not null default 1"))
 
 
 #: the PostgreSQL advisory lock (any 64-bit number of our own) held while a process

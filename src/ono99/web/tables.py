@@ -75,6 +75,7 @@ class Table:
         self.settings = Settings.from_json(st.settings)
         self.seed = st.seed
         self.seed_fixed = st.seed_fixed
+        self.rng = st.rng  # 1 for a table stored before versions (R-REC): it deals as it did
         #: the game's version: moves, seats, the start and the rematch move it on, and it
         #: is stored with them, so a reconnect or a restart leaves it where it was
         self.version = st.version
@@ -124,7 +125,7 @@ class Table:
 
     def _new_game(self, names: list[str]) -> Game:
         s = self.settings
-        return Game(s.rules, names, options=s.options, seed=self.seed, events=True)
+        return Game(s.rules, names, options=s.options, seed=self.seed, events=True, rng=self.rng)
 
     def seat_for(self, token: str) -> int | None:
         """The seat of ``token`` (constant-time comparison of the hashes), or None."""
