@@ -17,9 +17,9 @@ SETUPS = [("mattel2022", {}, 3), ("classic1980", {}, 4), ("classic1980", {"scori
 def test_a_new_game_prints_its_table() -> None:
     assert str(Game("mattel2022", 3, seed=7)) == (
         "mattel2022 · round 1 · Total 0 · →\n"
-        "> Player 1  4 cards  0 5 9 99\n"
-        "  Player 2  4 cards  4 6 7 10\n"
-        "  Player 3  4 cards  0 1 10 99\n"
+        "> Player 1  4 cards  1 -10 P2 99\n"
+        "  Player 2  4 cards  3 R R 99\n"
+        "  Player 3  4 cards  R R P2 99\n"
         "draw pile 100 · discard pile 0"
     )
 

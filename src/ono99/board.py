@@ -10,9 +10,9 @@ player (a player's side is a :class:`~ono99.view.PlayerView`, R-SET-1).
 >>> from ono99 import Game
 >>> print(Game("mattel2022", 3, seed=7))
 mattel2022 · round 1 · Total 0 · →
-> Player 1  4 cards  0 5 9 99
-  Player 2  4 cards  4 6 7 10
-  Player 3  4 cards  0 1 10 99
+> Player 1  4 cards  1 -10 P2 99
+  Player 2  4 cards  3 R R 99
+  Player 3  4 cards  R R P2 99
 draw pile 100 · discard pile 0
 """
 

@@ -239,11 +239,11 @@ def final_places(view: PublicView) -> list[tuple[int, int]]:
     >>> g = Game("classic1980", 4, options={"scoring": "points", "target": 30}, seed=0)
     >>> while not g.is_over:
     ...     _ = g.apply(g.legal_actions()[0])
-    >>> v = g.public_view()  # all four reach 30 at the end of round 1; seat 2 has fewest
+    >>> v = g.public_view()  # all four reach 30 at the end of round 1; seat 3 has fewest
     >>> v.out, v.scores, v.winner
-    ((0, 1, 2, 3), (85, 80, 55, 60), 2)
+    ((0, 1, 2, 3), (90, 70, 68, 46), 3)
     >>> final_places(v)
-    [(1, 2), (2, 3), (3, 1), (4, 0)]
+    [(1, 3), (2, 2), (3, 1), (4, 0)]
     """
     w = view.winner
     winners = [] if w is None else ([w] if isinstance(w, int) else sorted(w))

@@ -33,7 +33,7 @@ they are calibrated against real games.
 >>> g = Game("mattel2022", 2, seed=3)
 >>> values = evaluate(g.view(g.to_move), samples=16, seed=1)
 >>> [o.code for o in values.options]
-['0', '5', '6', 'R']
+['1', '10', '-10', 'P2']
 >>> 0.0 <= values.best.win <= 1.0 and values.loss(values.best.action) == 0.0
 True
 """
