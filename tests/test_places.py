@@ -62,7 +62,7 @@ def _check_places(v: PublicView) -> None:
 def test_players_out_at_the_same_round_end_are_placed_by_points() -> None:
     """R-END-3: seed 1 puts all four out at the end of round 1 with 68, 85, 90, 44 points;
     seat 3 wins, then seat 0 (68), seat 1 (85), seat 2 (90) — not seat order backwards."""
-    g = Game("classic1980", 4, options=POINTS, seed=1)
+    g = Game("classic1980", 4, options=POINTS, seed=1, rng=1)  # dealt as when it was pinned
     while not g.is_over:
         g.apply(g.legal_actions()[0])
     v = g.public_view()
@@ -75,7 +75,7 @@ def test_players_out_at_the_same_round_end_are_placed_by_points() -> None:
 
 def test_equal_points_share_a_place() -> None:
     """R-END-3 "ties share a place": seed 9 ends with seats 1 and 2 on 67 points each."""
-    g = Game("classic1980", 4, options=POINTS, seed=9)
+    g = Game("classic1980", 4, options=POINTS, seed=9, rng=1)  # dealt as when it was pinned
     while not g.is_over:
         g.apply(g.legal_actions()[0])
     v = g.public_view()
