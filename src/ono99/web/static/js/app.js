@@ -13,9 +13,9 @@ import {
 } from "./i18n.js";
 import { collectOptions, fillOptions } from "./options.js";
 import { ReplayViewer } from "./replay.js";
+import { say, setUpSpeech } from "./table-speech.js";
 import { forgetCreds, loadCreds, saveCreds, savedName } from "./seats.js";
 import { codeFromInput, tableFromLocation, tableLink } from "./table-address.js";
-import { onVoices, speak, speechSupported, voiceFor } from "./speech.js";
 import { directionText, isOut, presetTitle, scoreText, statusText, winnerText } from "./words.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
@@ -1007,35 +1007,10 @@ function retranslate() {
   if (state.page === "replay") replay.relang().catch((err) => showError(err.message));
 }
 
-// ------------------------------------------------------------------ speaking
-// The announcements spoken aloud (speech.js, shared with the companion): off until the
-// player turns it on, and only where the browser has a voice for the page's language.
-const SPEECH_KEY = "ono99.speech.table";
-
-function speechOn() {
-  try { return localStorage.getItem(SPEECH_KEY) === "on"; } catch (_e) { return false; }
-}
-
-function say(lines) {
-  if (lines.length && speechOn()) speak(lines.slice(-3).join(". "), currentLanguage(), { force: true });
-}
-
-function updateSpeechToggle() {
-  show($("#speech-toggle"), speechSupported() && Boolean(voiceFor(currentLanguage())));
-  $("#speech-on").checked = speechOn();
-}
-
 async function main() {
   api.setLanguageSource(currentLanguage);
   buildLanguagePicker();
-  $("#speech-on").addEventListener("change", (e) => {
-    try { localStorage.setItem(SPEECH_KEY, e.target.checked ? "on" : "off"); } catch (_e) { /* storage off */ }
-    // TRANSLATORS: spoken by the voice test: the running total
-    if (e.target.checked) speak(t("Total {total}", { total: state.view ? state.view.total : 0 }), currentLanguage(), { force: true });
-  });
-  onVoices(updateSpeechToggle);
-  onLanguageChange(updateSpeechToggle);
-  updateSpeechToggle();
+  setUpSpeech(() => (state.view ? state.view.total : 0));
   onLanguageChange(retranslate);
   await setLanguage(initialLanguage());
   $("#create-form").addEventListener("submit", onCreate);

@@ -177,6 +177,6 @@ export class ReplayViewer {
 function handFaces(codes, rules) {
   const names = codes.map((c) => cardName(c, rules)).join("  ");
   return h("span", { class: "laid mini-hand" },
-    codes.map((c) => h("span", { class: "mini", dataset: { card: c } }, cardFace(c))),
+    codes.map((c) => h("span", { class: "mini-card", dataset: { card: c } }, cardFace(c))),
     h("span", { class: "sr-only", text: names }));
 }
