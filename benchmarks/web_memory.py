@@ -71,7 +71,10 @@ class Served:
         limits = dataclasses.replace(Limits.off(), finished_seconds=finished_seconds)
         self.app = create_app(db, limits=limits)
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=0, ws_max_size=FRAME_LIMIT, log_level="warning",
+            # log_config=None: uvicorn's own dictConfig would close every logging handler of
+            # the process (pytest's too, when a test runs this in-process)
+            self.app, host="127.0.0.1", port=0, ws_max_size=FRAME_LIMIT, log_config=None,
+            log_level="warning",
             access_log=False, lifespan="on", timeout_keep_alive=120,  # no close mid-reuse
         )  # fmt: skip
         self.server = uvicorn.Server(config)

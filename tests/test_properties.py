@@ -199,6 +199,7 @@ def _by_name(g: Game, seat: int) -> dict[str, Any]:
         "scores": None if g.scores is None else tuple(g.scores),
         "round": g.round, "winner": tuple(w) if isinstance(w, list) else w,
         "pending_draw": g.pending_draw, "reshuffles": g.reshuffles,
+        "out_rounds": tuple(g.out_rounds),
         "seat": seat, "hand": tuple(g.hands[seat]), "legal": g.legal_actions(seat),
         "bust_mode": g.must_bust_play and seat == g.to_move,
     }  # fmt: skip

@@ -1,13 +1,15 @@
 """``optimal``: a near-equilibrium of the research variant ``mini``, read from a table.
 
 The table (``data/mini_optimal.json.gz``) was made by ``benchmarks/mini_solve.py solve``:
-OpenSpiel's CFR+ on the whole game tree of ``python_ono99(rules=mini)``, then keyed by what
+CFR+ (the script's own, in NumPy) on the whole game tree of ``python_ono99(rules=mini)``,
+then keyed by what
 a player's view holds (:func:`view_key`: its seat, its hand, the cards played in order).
 For each key it holds the action probabilities and each action's exact value (the player's
 expected return, +1 for a win and -1 for a loss, given the view, against the table's own
 play); its NashConv is stored beside them (docs/mini.md). The bot sees only its view.
 
 >>> from ono99 import Game
+>>> from ono99.bots import make_bot
 >>> g = Game("mini", 2, seed=3)
 >>> bot = make_bot("optimal", seed=1)
 >>> bot.act(g.view(g.to_move)) in g.legal_actions()
