@@ -445,7 +445,6 @@ def test_heuristic_second_plays_score_the_same_in_any_order() -> None:
                         scores = []
                         for order in (seconds, seconds[::-1]):
                             ctx = h.HeuristicBot(samples=h.ROLLOUT_SAMPLES).context(view)
-                            ctx._unseeded = True
                             scores.append(
                                 {c: h._score(ctx, c, rest, t1, False, played) for c in order}
                             )

@@ -514,7 +514,7 @@ def test_timer_warning_and_time_out_in_the_live_region(
 
 
 @pytest.mark.parametrize(("rules", "seed", "name"), [("mattel2022", 6, "ONO 99"),
-                                                     ("classic1980", 10, "O'NO 99")])  # fmt: skip
+                                                     ("classic1980", 9, "O'NO 99")])  # fmt: skip
 def test_the_99_card_is_named_as_the_preset_names_it(
     server: Server, chromium: Any, rules: str, seed: int, name: str
 ) -> None:
