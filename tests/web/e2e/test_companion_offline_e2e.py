@@ -319,7 +319,7 @@ def test_a_game_of_the_server_is_taken_over_and_another_screen_wins(
     merged on top of it (it still applies); one that no longer applies is said plainly on
     this page ("Not counted") and the server's game stands."""
     rules, names, first = "mattel2022", ["Ana", "Bo"], 0
-    moves = list(real_game(rules, 2, 6, None, first))
+    moves = list(real_game(rules, 2, 29, None, first))  # 65 moves: the test taps 42 of them
     ctx = chromium.new_context(**PHONE)
     # Pyodide's files are held back until the first taps are made: however fast this
     # machine loads Pyodide, those taps go to the server (the page's own service worker
