@@ -145,6 +145,22 @@ def start(server: Server, table: str, token: str) -> None:
     assert r.status_code == 200, r.text
 
 
+def started(server: Server, **body: Any) -> dict[str, Any]:
+    """A table made with ``body`` (its creator seated as Ana) and started."""
+    created = create(server, name="Ana", **body)
+    start(server, created["table"], created["token"])
+    return created
+
+
+def seat_in(context: Any, table: dict[str, Any]) -> None:
+    """Put the creator's seat token of ``table`` where the page keeps it, in every page
+    ``context`` (a Playwright browser context) opens from now on."""
+    creds = json.dumps({"seat": table["seat"], "token": table["token"], "name": "Ana"})
+    context.add_init_script(
+        f"localStorage.setItem('ono99.seat.{table['table']}', {json.dumps(creds)});"
+    )
+
+
 class Client:
     """One websocket to a table; keeps every message it received."""
 

@@ -11,9 +11,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from tests.web.server_helpers import Server
+from tests.web.server_helpers import Server, seat_in, started
 
 from ono99 import Game, to_record
 
@@ -54,13 +53,7 @@ def _page(chromium: Any, viewport: dict[str, int], url: str, scheme: str = "dark
 
 
 def _table(server: Server, players: int = 4) -> dict[str, Any]:
-    body = {"rules": "classic1980", "players": players, "bots": "easy", "bot_delay": 0,
-            "seed": 11, "name": "Ana"}  # fmt: skip
-    created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
-    r = httpx.post(f"{server.url}/api/tables/{created['table']}/start",
-                   json={"token": created["token"]}, timeout=10)  # fmt: skip
-    assert r.status_code == 200, r.text
-    return dict(created)
+    return started(server, rules="classic1980", players=players, bots="easy", seed=11)
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
@@ -72,10 +65,7 @@ def test_the_home_page_and_a_table_have_no_serious_violation(
     page.wait_for_selector("#lobby:not([hidden])")
     assert _serious(page) == []
     created = _table(server, 8 if viewport is PHONE else 4)
-    page.evaluate(
-        "([id, creds]) => localStorage.setItem(`ono99.seat.${id}`, creds)",
-        [created["table"], json.dumps({"seat": 0, "token": created["token"], "name": "Ana"})],
-    )
+    seat_in(page.context, created)
     page.goto(f"{server.url}/t/{created['code']}?lang=ta")
     page.wait_for_selector("#hand .card")
     assert _serious(page) == []

@@ -7,28 +7,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
-from tests.web.server_helpers import Server
+from tests.web.server_helpers import Server, seat_in, started
 from websockets.sync.client import connect
 
 
 def _table(server: Server, hints: bool) -> dict[str, Any]:
-    body = {"rules": "mattel2022", "players": 2, "bots": "easy", "bot_delay": 0, "seed": 7,
-            "name": "Ana", "hints": hints}  # fmt: skip
-    created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
-    r = httpx.post(f"{server.url}/api/tables/{created['table']}/start",
-                   json={"token": created["token"]}, timeout=10)  # fmt: skip
-    assert r.status_code == 200, r.text
-    return dict(created)
+    return started(server, rules="mattel2022", players=2, bots="easy", seed=7, hints=hints)
 
 
 def _open(server: Server, chromium: Any, created: dict[str, Any]) -> Any:
-    page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    page.goto(server.url + "/")
-    page.evaluate(
-        "([id, creds]) => localStorage.setItem(`ono99.seat.${id}`, creds)",
-        [created["table"], json.dumps({"seat": 0, "token": created["token"], "name": "Ana"})],
-    )
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800})
+    seat_in(ctx, created)
+    page = ctx.new_page()
     page.goto(f"{server.url}/t/{created['code']}?lang=kn")
     page.wait_for_selector('#hand button.card[aria-disabled="false"]')
     return page
@@ -48,6 +38,17 @@ def _my_turn_with_a_choice(page: Any) -> None:
             arg=version,
         )
     raise AssertionError("never a turn with a choice")
+
+
+def _ask_hint(ws: Any) -> dict[str, Any]:
+    """Ask for a hint on ``ws`` (at the version its first state gave): the answer, past
+    any further states."""
+    state = json.loads(ws.recv(timeout=10))
+    ws.send(json.dumps({"type": "hint", "version": state["version"]}))
+    answer = json.loads(ws.recv(timeout=10))
+    while answer["type"] == "state":
+        answer = json.loads(ws.recv(timeout=10))
+    return dict(answer)
 
 
 def test_a_hint_shows_each_cards_chance_where_the_table_allows_it(
@@ -72,20 +73,12 @@ def test_no_hint_where_the_creator_did_not_allow_them(server: Server, chromium: 
     assert page.locator("#hint-button").is_hidden()
     page.context.close()
     with connect(f"{server.ws_url}/ws/{created['table']}?token={created['token']}&lang=ta") as ws:
-        state = json.loads(ws.recv(timeout=10))
-        ws.send(json.dumps({"type": "hint", "version": state["version"]}))
-        answer = json.loads(ws.recv(timeout=10))
-        while answer["type"] == "state":
-            answer = json.loads(ws.recv(timeout=10))
+        answer = _ask_hint(ws)
         assert answer["type"] == "error"
         assert answer["error"] != "hints are off at this table"  # in Tamil
     # a spectator may not ask either, even at a table that allows hints
     allowed = _table(server, hints=True)
     with connect(f"{server.ws_url}/ws/{allowed['table']}") as ws:
-        state = json.loads(ws.recv(timeout=10))
-        ws.send(json.dumps({"type": "hint", "version": state["version"]}))
-        answer = json.loads(ws.recv(timeout=10))
-        while answer["type"] == "state":
-            answer = json.loads(ws.recv(timeout=10))
+        answer = _ask_hint(ws)
         assert answer == {"type": "error", "error": "spectators cannot ask for hints",
                           "version": answer["version"]}  # fmt: skip

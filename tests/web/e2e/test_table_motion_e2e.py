@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
-from tests.web.server_helpers import Server
+from tests.web.server_helpers import Server, seat_in, started
 
 # records what the page does with Web Audio and animations, before any of its scripts run
 PROBE = """
@@ -28,20 +27,11 @@ new MutationObserver((muts) => { for (const m of muts) {
 
 
 def _open_table(server: Server, chromium: Any, **context: Any) -> Any:
-    body = {"rules": "mattel2022", "players": 2, "bots": "easy", "bot_delay": 0, "seed": 21,
-            "name": "Ana"}  # fmt: skip
-    created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
-    r = httpx.post(f"{server.url}/api/tables/{created['table']}/start",
-                   json={"token": created["token"]}, timeout=10)  # fmt: skip
-    assert r.status_code == 200, r.text
+    created = started(server, rules="mattel2022", players=2, bots="easy", seed=21)
     ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, **context)
     ctx.add_init_script(PROBE)
+    seat_in(ctx, created)
     page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate(
-        "([id, creds]) => localStorage.setItem(`ono99.seat.${id}`, creds)",
-        [created["table"], json.dumps({"seat": 0, "token": created["token"], "name": "Ana"})],
-    )
     page.goto(f"{server.url}/t/{created['code']}")
     return page
 

@@ -12,16 +12,14 @@ the seeded deals, look at the new ones and keep them:
 from __future__ import annotations
 
 import io
-import json
 import os
 from pathlib import Path
 from typing import Any
 
-import httpx
 import numpy as np
 import pytest
 from PIL import Image
-from tests.web.server_helpers import Server
+from tests.web.server_helpers import Server, seat_in, started
 
 pytestmark = pytest.mark.slow
 
@@ -46,13 +44,7 @@ def _difference(a: bytes, b: bytes) -> float:
 
 def _table(server: Server, players: int) -> dict[str, Any]:
     rules = "classic1980" if players > 6 else "mattel2022"
-    body = {"rules": rules, "players": players, "bots": "easy", "bot_delay": 0, "seed": 40 + players,
-            "name": "Ana"}  # fmt: skip
-    created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
-    r = httpx.post(f"{server.url}/api/tables/{created['table']}/start",
-                   json={"token": created["token"]}, timeout=10)  # fmt: skip
-    assert r.status_code == 200, r.text
-    return dict(created)
+    return started(server, rules=rules, players=players, bots="easy", seed=40 + players)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -65,12 +57,8 @@ def test_the_table_looks_as_kept(
     width, height = SIZES[size]
     ctx = chromium.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
                                reduced_motion="reduce", device_scale_factor=1)  # fmt: skip
+    seat_in(ctx, created)
     page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate(
-        "([id, creds]) => localStorage.setItem(`ono99.seat.${id}`, creds)",
-        [created["table"], json.dumps({"seat": 0, "token": created["token"], "name": "Ana"})],
-    )
     page.goto(f"{server.url}/t/{created['code']}?lang={lang}")
     # the seeded bots play until it is this seat's turn: the same position every time
     page.wait_for_function(
