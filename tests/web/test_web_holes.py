@@ -305,3 +305,40 @@ def test_a_phone_that_falls_silent_on_its_turn_frees_the_table(tmp_path: Path) -
 
         arun(run())
         assert not records.problems(), records.problems()
+
+
+def test_a_companion_page_that_falls_silent_is_closed(tmp_path: Path) -> None:
+    """The silence rule on the companion's live socket (``/ws/companion/ID``), as on the
+    table's: a page that has pinged (every 3 s) and then says nothing for
+    ``silent_seconds`` is a phone that dropped off, and its socket is closed (1001) instead
+    of being kept until the websocket layer's own timeout. A socket that never pings (a
+    script) is judged by its socket alone and still hears the next tap (R-TURN-1). Every
+    wait is for a state."""
+    with served(tmp_path, Limits(silent_seconds=1.0)) as (srv, records):
+        made = httpx.post(
+            srv.url + "/api/companion",
+            json={"rules": "mattel2022", "players": ["Ana", "Bo"], "first": 0},
+        )
+        assert made.status_code == 201, made.text
+        gid, version = made.json()["id"], made.json()["version"]
+
+        async def run() -> None:
+            phone = await connect(f"{srv.ws_url}/ws/companion/{gid}")
+            script = await connect(f"{srv.ws_url}/ws/companion/{gid}")
+            for ws in (phone, script):
+                assert json.loads(await asyncio.wait_for(ws.recv(), 30))["version"] == version
+            await phone.send('{"type": "ping"}')  # the page's heartbeat, then nothing
+            assert json.loads(await asyncio.wait_for(phone.recv(), 30)) == {"type": "pong"}
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(phone.recv(), 30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+            tap = httpx.post(
+                f"{srv.url}/api/companion/{gid}/tap", json={"tap": "7", "version": version}
+            )
+            assert tap.status_code == 200, tap.text
+            got = json.loads(await asyncio.wait_for(script.recv(), 30))
+            assert got["version"] == tap.json()["version"] and got["state"]["total"] == 7
+            await script.close()
+
+        arun(run())
+        assert not records.problems(), records.problems()

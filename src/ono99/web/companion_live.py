@@ -2,7 +2,9 @@
 (``/ws/companion/{id}``), and each change to the game is sent to all of them at once, in
 each one's language (docs/companion.md "Several phones on one game"). A page only reads
 here: its changes go through ``/api/companion`` (queued, with request ids); the socket
-carries the game as it now stands."""
+carries the game as it now stands. A page pings every 3 s; one that has pinged and then
+falls silent for ``silent_seconds`` (a phone that dropped off, its socket still open) is
+closed with 1001, as the table's sockets are (web/ws.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ono99.i18n import N_
 from ono99.web.announce import catalog
 from ono99.web.conn import Conn, encode
-from ono99.web.limits import FLOODING, TOO_LARGE, TOO_MANY_MESSAGES, SocketGuard, Verdict
+from ono99.web.limits import (
+    CLOSE_SILENT,
+    FLOODING,
+    TOO_LARGE,
+    TOO_MANY_MESSAGES,
+    SocketGuard,
+    Verdict,
+)
 
 __all__ = ["Screens"]
 
@@ -47,9 +56,10 @@ class Screens:
     ) -> None:
         """One page's socket, accepted, its first message queued, until it goes."""
         self.conns.setdefault(game_id, set()).add(conn)
-        writer = asyncio.create_task(_write(websocket, conn))
+        close_code = [1000]
+        writer = asyncio.create_task(_write(websocket, conn, close_code))
         try:
-            await _read(websocket, conn, sock)
+            close_code[0] = await _read(websocket, conn, sock)
         finally:
             mine = self.conns.get(game_id)
             if mine is not None:
@@ -61,7 +71,7 @@ class Screens:
                 await asyncio.wait_for(writer, 5)
 
 
-async def _write(websocket: WebSocket, conn: Conn) -> None:
+async def _write(websocket: WebSocket, conn: Conn, close_code: list[int]) -> None:
     try:
         while (msg := await conn.queue.get()) is not None:
             await websocket.send_text(encode(msg))
@@ -70,28 +80,37 @@ async def _write(websocket: WebSocket, conn: Conn) -> None:
     finally:
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await websocket.close(code=close_code[0])
 
 
 def _error(conn: Conn, template: str) -> None:
     conn.send({"type": "error", "error": catalog(conn.lang).gettext(template)})
 
 
-async def _read(websocket: WebSocket, conn: Conn, sock: SocketGuard) -> None:
-    """Pings (a page checks its socket is alive) until the page goes or floods."""
+async def _read(websocket: WebSocket, conn: Conn, sock: SocketGuard) -> int:
+    """Pings (a page checks its socket is alive) until the page goes (1000), floods (1000,
+    after an error that says so) or, once it has pinged, falls silent for
+    ``silent_seconds`` (``CLOSE_SILENT``): the close code."""
+    silent = sock.guard.limits.silent_seconds
+    beating = False
     while True:
         try:
-            frame = await websocket.receive()
+            if beating and silent > 0:
+                frame = await asyncio.wait_for(websocket.receive(), silent)
+            else:
+                frame = await websocket.receive()
+        except TimeoutError:
+            return CLOSE_SILENT
         except (WebSocketDisconnect, RuntimeError):
-            return
+            return 1000
         if frame["type"] == "websocket.disconnect":
-            return
+            return 1000
         text = frame.get("text")
         size = len((text or "").encode("utf-8", "replace")) or len(frame.get("bytes") or b"")
         verdict = sock.admit(size)
         if verdict is Verdict.CLOSE:
             _error(conn, FLOODING)
-            return
+            return 1000
         if verdict is Verdict.SLOW_DOWN:
             _error(conn, TOO_MANY_MESSAGES)
         if verdict is Verdict.TOO_LARGE:
@@ -103,6 +122,7 @@ async def _read(websocket: WebSocket, conn: Conn, sock: SocketGuard) -> None:
         except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict) and data.get("type") == "ping":
+            beating = True
             conn.send({"type": "pong"})
         else:
             _error(conn, _ONLY_PINGS)

@@ -2,9 +2,11 @@
 // Every page open on a companion game follows it live (docs/companion.md "Several phones
 // on one game"): a websocket to /ws/companion/ID is sent the game after each change made
 // on any screen. It only listens; changes go through the API. Dropped, it comes back
-// (the game as it stands is its first message), and it pings to notice a dead link.
+// (the game as it stands is its first message), and it pings to notice a dead link: every
+// 3 s, as the table's page does, since the server closes a socket that has pinged and then
+// falls silent for its silent_seconds (10 s by default).
 
-const PING_MS = 15_000;
+const PING_MS = 3_000;
 
 /** Follow game `id` in language `lang`: `onGame(message)` for each game sent; the
  * returned function stops following.
