@@ -459,7 +459,8 @@ def test_play_unknown_bot_is_translated(lang: str) -> None:
     line = error_line(run("play", "--plain", "--lang", lang, "--bots", "bogus"))
     assert "unknown bot" not in line and "choose" not in line
     want = tr(lang, "unknown bot level {level!r} (choose {choices})")
-    assert line == want.format(level="bogus", choices=", ".join(sorted({*LEVELS, *BOTS})))
+    choices = ", ".join([*sorted({*LEVELS, *BOTS}), "ismcts:N", "policy:PATH"])
+    assert line == want.format(level="bogus", choices=choices)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -188,7 +188,8 @@ def play(
             "--bots",
             # TRANSLATORS: {levels} and {bots} are lists of names, kept in English
             help=_("Bot level ({levels}) or bot ({bots}).").format(
-                levels=", ".join(LEVELS), bots=", ".join(sorted(set(BOTS) - set(LEVELS)))
+                levels=", ".join(LEVELS),
+                bots=", ".join([*sorted(set(BOTS) - set(LEVELS)), "ismcts:N", "policy:PATH"]),
             ),
         ),
     ] = DEFAULT_LEVEL,
@@ -241,8 +242,13 @@ def play(
     ] = None,
 ) -> None:
     use_language(lang)  # None: already chosen from the locale by ono99.cli.main
+    if bots.strip().startswith("policy:"):
+        try:  # registers policy:PATH, a learned policy (docs/learning.md), as arena does
+            import ono99.envs.policy  # noqa: F401
+        except ImportError as e:
+            raise fail(str(e)) from None
     try:
-        bot_name, note = resolve_level(bots)
+        bot_name, note = resolve_level(bots.strip())
     except ValueError as e:
         raise fail(translate_error(e)) from None
     try:

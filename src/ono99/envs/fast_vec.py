@@ -254,9 +254,9 @@ def _bot_codes(
 
 def _load_policy(path: str, obs_size: int) -> BatchPolicy:
     """``policy:PATH``'s network (:class:`~ono99.envs.policy.MLPPolicy`), batched."""
-    from ono99.envs.policy import MLPPolicy
+    from ono99.envs.policy import MLPPolicy, policy_file
 
-    policy = MLPPolicy.load(path)
+    policy = MLPPolicy.load(policy_file(path))
     size = int(policy.scale.shape[0])
     if size != obs_size:
         raise ValueError(

@@ -44,9 +44,36 @@ except ImportError as e:  # pragma: no cover - the rl extra is installed in test
 
 from ono99.envs.encoding import encode, obs_size
 
-__all__ = ["MLPPolicy", "PolicyBot"]
+__all__ = ["MLPPolicy", "PolicyBot", "ZOO", "policy_file", "zoo_names"]
 
 F32 = npt.NDArray[np.float32]
+
+#: the model zoo: the trained baselines shipped with the package (docs/baselines.md);
+#: ``policy:zoo/NAME`` is the file ``ZOO/NAME.npz``
+ZOO = Path(__file__).resolve().parent / "zoo"
+
+
+def zoo_names() -> list[str]:
+    """The names of the model zoo's policies (``policy:zoo/NAME``), sorted."""
+    return sorted(p.stem for p in ZOO.glob("*.npz"))
+
+
+def policy_file(path: str) -> str | Path:
+    """The file ``policy:PATH`` names: ``zoo/NAME`` (``.npz`` optional) is the model zoo's
+    policy NAME, always (a file in a folder of one's own called zoo is ``./zoo/FILE``);
+    any other PATH is that file. An unknown zoo name raises :class:`Ono99Error` (one line,
+    naming the zoo's policies)."""
+    if not path.startswith("zoo/"):
+        return path
+    name = path.removeprefix("zoo/").removesuffix(".npz")
+    if name in zoo_names():
+        return ZOO / f"{name}.npz"
+    raise Ono99Error(
+        # TRANSLATORS: ono99 arena/play --bots policy:zoo/NAME with an unknown NAME;
+        # {choices} is a list of names, kept in English
+        N_("no policy {name} in the model zoo (choose {choices})"),
+        name=repr(name), choices=", ".join(f"zoo/{n}" for n in zoo_names()),
+    )  # fmt: skip
 
 
 class MLPPolicy:
@@ -158,9 +185,9 @@ _LOADED: dict[str, MLPPolicy] = {}
 
 @register_param("policy", listed=False)
 def _policy_bot(seed: int, path: str) -> Bot:
-    """``policy:PATH``: the policy saved at PATH (the seed is unused: it plays its
-    highest logit)."""
+    """``policy:PATH``: the policy saved at PATH, or the model zoo's ``zoo/NAME`` (the
+    seed is unused: it plays its highest logit)."""
     policy = _LOADED.get(path)
     if policy is None:
-        policy = _LOADED[path] = MLPPolicy.load(path)
+        policy = _LOADED[path] = MLPPolicy.load(policy_file(path))
     return PolicyBot(policy)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ono99.bots import BOTS, LEVELS, Bot, make_bot
+from ono99.bots import BOTS, LEVELS, PARAM_BOTS, Bot, make_bot
 from ono99.bots.evaluate import DEFAULT_SAMPLES, Values, evaluate
 from ono99.cards import DRAW
 from ono99.events import Event
@@ -87,11 +87,19 @@ def bot_player_names(count: int) -> list[str]:
 def resolve_level(level: str) -> tuple[str, str | None]:
     """The bot name to build for ``--bots LEVEL`` and a note to show, if any.
 
-    A difficulty level (easy, medium, hard, expert) or any registered bot name is
-    accepted; anything else raises :class:`ValueError` with a one-line reason."""
+    A difficulty level (easy, medium, hard, expert), any registered bot name, or a
+    parametrised one (``ismcts:N``; ``policy:PATH`` once :mod:`ono99.envs.policy` is
+    imported, as ``ono99 play`` and ``ono99 arena`` do for such a name) is accepted: the
+    parametrised one is made once here, so a bad argument (a policy file that cannot be
+    read) is refused before any game, as the arena refuses it. Anything else raises
+    :class:`ValueError` with a one-line reason."""
     if level in BOTS:
         return level, None
-    choices = ", ".join(sorted({*LEVELS, *BOTS}))
+    base, sep, _arg = level.partition(":")
+    if sep and base in PARAM_BOTS:
+        make_bot(level, 0)  # a one-line Ono99Error (a ValueError) for a bad argument
+        return level, None
+    choices = ", ".join([*sorted({*LEVELS, *BOTS}), "ismcts:N", "policy:PATH"])
     raise ValueError(
         _("unknown bot level {level!r} (choose {choices})").format(level=level, choices=choices)
     )
