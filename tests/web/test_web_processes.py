@@ -80,12 +80,18 @@ def pg_database() -> Iterator[tuple[str, Any]]:
 
 @pytest.fixture
 def two_servers(
-    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> Iterator[tuple[Server, Server]]:
+    """Two processes on one database, linked directly (web/peers.py); with the parameter
+    "a-without-links", process A has no links (``ONO99_PEER_HOST=off``, as an older
+    release): every change between them then goes by NOTIFY."""
     monkeypatch.setenv("ONO99_LEASE_SECONDS", "1.5")  # a dead process's tables move on soon
     # every client here is 127.0.0.1 and the bots play at once: no per-address rate limit
     monkeypatch.setenv("ONO99_LIMITS", "off")
+    if getattr(request, "param", "linked") == "a-without-links":
+        monkeypatch.setenv("ONO99_PEER_HOST", "off")
     a = Server(pg_url, tmp_path / "a.log").start()
+    monkeypatch.delenv("ONO99_PEER_HOST", raising=False)
     b = Server(pg_url, tmp_path / "b.log").start()
     try:
         yield a, b
@@ -119,9 +125,11 @@ def _stable(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k not in ("connected", "deadline", "away", "bots")}
 
 
+@pytest.mark.parametrize("two_servers", ["linked", "a-without-links"], indirect=True)
 def test_two_processes_share_a_table(two_servers: tuple[Server, Server]) -> None:
     """Three people on two processes and a bot: every move reaches every client at once,
-    whichever process it came through; the record replays to the winner everyone saw."""
+    whichever process it came through, over the processes' direct links or, where one
+    process has none, by NOTIFY; the record replays to the winner everyone saw."""
     a, b = two_servers
     t = create(a, players=4, bots="easy", seed=31)
     tid = t["table"]
@@ -316,39 +324,47 @@ def test_phones_on_two_processes_follow_one_companion_game(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("together", [8, 1], ids=["under-load", "at-a-trickle"])
 def test_at_most_three_transactions_per_move(
-    pg_database: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    together: int, pg_database: tuple[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 35's floor: two processes, eight tables whose four seats are split between them
-    (every move crosses from one process to the other), played to the end (R-END-4). Every
-    transaction of the database over both processes' whole lives (start, the games' set-up,
-    heartbeats, stop), counted by PostgreSQL itself, is at most 3 per stored move: a move
-    is one write whose NOTIFY carries it to the other process, which applies it without
-    reading it back, and no connection is pinged with a transaction before each use."""
+    """Issue 35's floor: two processes, tables whose four seats are split between them
+    (every move crosses from one process to the other), played to the end (R-END-4):
+    eight at once (moves of several tables commit together), or three one after another
+    (a trickle: every move commits alone). Every transaction of the database over both
+    processes' whole lives (start, the games' set-up, heartbeats, stop), counted by
+    PostgreSQL itself, is at most 3 per stored move: a move is one write, sent to the
+    other process over their direct link (web/peers.py), which applies it without reading
+    it back; no NOTIFY (PostgreSQL reads its queue in a transaction per listening
+    connection) and no ``select 1`` before each use of a pooled connection."""
     url, xacts = pg_database
     monkeypatch.setenv("ONO99_LIMITS", "off")  # every client is 127.0.0.1
     monkeypatch.delenv("ONO99_LEASE_SECONDS", raising=False)  # the default lease
+    monkeypatch.delenv("ONO99_PEER_HOST", raising=False)  # the default links
     servers = [Server(url, tmp_path / f"s{i}.log").start() for i in range(2)]
     rng = random.Random(35)
 
+    async def table(k: int) -> list[Client]:
+        t = create(servers[k % 2], players=4, seed=350 + k)
+        seats = [join(servers[(k + s) % 2], t["table"], f"P{s}") for s in range(4)]
+        cs = []
+        for s, info in enumerate(seats):
+            c = await Client.open(servers[(k + s) % 2], t["table"], info["token"], seat=s)
+            await c.next_state()
+            cs.append(c)
+        start(servers[k % 2], t["table"], seats[0]["token"])
+        return cs
+
     async def games() -> list[dict[str, Any]]:
-        clients: list[list[Client]] = []
-        for k in range(8):
-            t = create(servers[k % 2], players=4, seed=350 + k)
-            seats = [join(servers[(k + s) % 2], t["table"], f"P{s}") for s in range(4)]
-            cs = []
-            for s, info in enumerate(seats):
-                c = await Client.open(servers[(k + s) % 2], t["table"], info["token"], seat=s)
-                await c.next_state()
-                cs.append(c)
-            start(servers[k % 2], t["table"], seats[0]["token"])
-            clients.append(cs)
-        finals = await asyncio.gather(*(play_to_end(cs, rng, timeout=120) for cs in clients))
-        for cs in clients:
-            for c in cs:
-                assert not c.errors, c.errors
-                await c.close()
-        return list(finals)
+        finals: list[dict[str, Any]] = []
+        for first in range(0, 8 if together > 1 else 3, together):
+            clients = [await table(k) for k in range(first, first + together)]
+            finals += await asyncio.gather(*(play_to_end(cs, rng, timeout=120) for cs in clients))
+            for cs in clients:
+                for c in cs:
+                    assert not c.errors, c.errors
+                    await c.close()
+        return finals
 
     try:
         finals = arun(games())
@@ -431,7 +447,7 @@ def test_the_loop_stores_a_batch_of_moves_whole_or_not_at_all(pg_url: str) -> No
     R-TURN-1, one move per turn), and a connection the server ended is replaced."""
     import psycopg
 
-    from ono99.web.notices import MovesNotice, parse
+    from ono99.web.notices import MovesNotice, move_payloads, parse
     from ono99.web.pg_moves import QuickMoves
     from ono99.web.store import CHANNEL, Conflict, Store, StoredTable, libpq_dsn
 
@@ -448,22 +464,22 @@ def test_the_loop_stores_a_batch_of_moves_whole_or_not_at_all(pg_url: str) -> No
                 ("tableAAA", 0, "7", 1, False, 12.5, None),
                 ("tableBBB", 0, "R", 1, True, None, 2),
             ]
-            assert await quick.add_moves(first, "procA") == [None, None]
+            payloads = move_payloads("procA", [r[:4] + r[6:] for r in first])
+            assert await quick.add_moves(first, payloads) == [None, None]
             clash = [
                 ("tableAAA", 1, "5", 2, False, None, None),
                 ("tableBBB", 0, "3", 1, False, None, None),
             ]
-            assert await quick.add_moves(clash, "procA") is None
+            assert await quick.add_moves(clash, ["procA:tableAAA"]) is None
             done = store.add_moves(clash)  # the thread path: each move on its own
             assert done[0] is None and isinstance(done[1], Conflict)
             assert quick._conn is not None
             with psycopg.connect(libpq_dsn(pg_url), autocommit=True) as admin:
                 admin.execute("select pg_terminate_backend(%s)", [quick._conn.info.backend_pid])
             late = [("tableAAA", 2, "9", 3, False, None, None)]
-            assert await quick.add_moves(late, "procA") is None  # the connection was ended
-            assert await quick.add_moves([("tableAAA", 2, "9", 3, False, None, None)], "procA") == [
-                None
-            ]
+            assert await quick.add_moves(late, []) is None  # the connection was ended
+            late_payloads = move_payloads("procA", [("tableAAA", 2, "9", 3, None)])
+            assert await quick.add_moves(late, late_payloads) == [None]
         finally:
             await quick.close()
 

@@ -289,8 +289,12 @@ def make_router(
         """Store the game's new version (Stale: another process stored one first) and
         tell the other processes (PostgreSQL)."""
         hub = hub_of(app)
-        proc = hub.shared.proc if hub is not None and hub.shared is not None else None
-        notify = None if proc is None else f"{proc}:{_KIND}/{g.id}"
+        shared = hub.shared if hub is not None else None
+        notify = None if shared is None else f"{shared.proc}:{_KIND}/{g.id}"
+        if shared is not None and shared.peers.linked():  # told over the links once stored
+            await asyncio.to_thread(store().save, g.id, g.version, g.data(), new, None)
+            shared.peers.push([f"{shared.proc}:{_KIND}/{g.id}"])
+            return
         await asyncio.to_thread(store().save, g.id, g.version, g.data(), new, notify)
 
     async def stored(g: _Game, req: str | None, app: FastAPI) -> bool:

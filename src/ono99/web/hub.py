@@ -19,6 +19,7 @@ from ono99.game import new_seed
 from ono99.i18n import N_
 from ono99.web import notices
 from ono99.web.errors import WebError, no_table
+from ono99.web.peers import Peer
 from ono99.web.pg_moves import QuickMoves
 from ono99.web.settings import Settings
 from ono99.web.store import (
@@ -112,11 +113,16 @@ class Hub:
         if table is not None:
             table.request_sync(moves)
 
-    async def heartbeat(self, proc: str, lease: float) -> None:
-        """Renew this process's lease and claim its playing tables, in one transaction."""
+    async def heartbeat(
+        self, proc: str, lease: float, addr: str | None = None, key: str | None = None
+    ) -> list[Peer]:
+        """Renew this process's lease (reached at ``addr`` with ``key``) and claim its
+        playing tables, in one transaction: the other live processes."""
         tables = [t for t in self.tables.values() if t.phase == "playing"]
         ids = [t.id for t in tables]
-        await self.set_owned(tables, await self.db(self.store.heartbeat, proc, lease, ids))
+        owned, live = await self.db(self.store.heartbeat, proc, lease, ids, addr, key)
+        await self.set_owned(tables, owned)
+        return live
 
     async def claim_tables(self, tables: list[Table]) -> None:
         """Run the bots of these playing tables if nobody else runs them (shared database)."""
@@ -155,7 +161,7 @@ class Hub:
                 # waiting there for a lock another process holds: then in the thread.
                 # PostgreSQL: one statement on the loop's own async connection (pg_moves).
                 if self._pg_moves is not None:
-                    quick = await self._pg_moves.add_moves(rows, self.store.proc)
+                    quick = await self._store_quick(rows)
                 else:
                     quick = self.store.try_add_moves(rows) if INLINE_SQLITE else None
                 if quick is not None:
@@ -171,6 +177,22 @@ class Hub:
                     fut.set_result(None)
                 else:
                     fut.set_exception(err)
+
+    async def _store_quick(self, rows: list[MoveRow]) -> list[Exception | None] | None:
+        """``rows`` through the loop's own connection (pg_moves), announced to the other
+        processes: by the direct links after the commit when they all hear them
+        (web/peers.py), else by NOTIFY in the transaction itself."""
+        assert self._pg_moves is not None
+        proc = self.store.proc
+        stored = [(t, i, m, v, b) for t, i, m, v, _f, _d, b in rows]
+        payloads = [] if proc is None else notices.move_payloads(proc, stored)
+        fanout = self.store.fanout
+        if fanout is None or not fanout.linked():
+            return await self._pg_moves.add_moves(rows, payloads)
+        done = await self._pg_moves.add_moves(rows, [])
+        if done is not None:
+            fanout.push(payloads)
+        return done
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)

@@ -57,9 +57,12 @@ class HubApi(Protocol):
         """Store one move; returns once it is committed."""
         ...
 
-    async def heartbeat(self, proc: str, lease: float) -> None:
-        """Renew this process's lease and take over the tables whose owner process has
-        died (one transaction)."""
+    async def heartbeat(
+        self, proc: str, lease: float, addr: str | None = None, key: str | None = None
+    ) -> list[tuple[str, str | None, str | None]]:
+        """Renew this process's lease (reached at ``addr`` with ``key``) and take over the
+        tables whose owner process has died (one transaction): the other live processes,
+        (id, address, key) each."""
         ...
 
     def on_notify(self, payload: str | None) -> None:

@@ -2,9 +2,10 @@
 
 A batch of moves (one per table: a table stores its next move only once the last one is
 committed) goes in as ONE statement on an autocommit connection: the rows of
-``ono99_moves``, each table's version, finished flag and turn deadline, and the
-``NOTIFY`` that carries the moves to the other processes (web/notices.py), all in one
-transaction and one round trip, without a worker thread. The SQLAlchemy path
+``ono99_moves``, each table's version, finished flag and turn deadline, and, while the
+processes are not all linked directly (web/peers.py: then the hub sends the moves over the
+links once this commits), the ``NOTIFY`` that carries the moves to the other processes
+(web/notices.py), all in one transaction and one round trip, without a worker thread. The SQLAlchemy path
 (``Store.add_moves`` in a thread) is what this one falls back to: a connection that is
 down, or an item that fails (a move index another process took first), and it then stores
 what it can and tells each item's error.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from ono99.web.notices import move_payloads
 from ono99.web.store import CHANNEL, MoveRow, libpq_dsn
 
 if TYPE_CHECKING:
@@ -47,16 +47,16 @@ class QuickMoves:
         self._conn: psycopg.AsyncConnection[Any] | None = None
 
     async def add_moves(
-        self, items: list[MoveRow], proc: str | None
+        self, items: list[MoveRow], payloads: list[str]
     ) -> list[Exception | None] | None:
-        """Store ``items`` (announced as ``proc`` when processes share the database) in
-        one transaction: one None per item, or None, and nothing stored, when they could
-        not go in this way (the caller then stores them through ``Store.add_moves``)."""
+        """Store ``items`` and NOTIFY ``payloads`` (web/notices.py; none where the
+        processes hear of the moves otherwise) in one transaction: one None per item, or
+        None, and nothing stored, when they could not go in this way (the caller then
+        stores them through ``Store.add_moves``)."""
         if not items:
             return []
         if len({item[0] for item in items}) != len(items):
             return None  # one table twice: its update would be ambiguous
-        stored = [(t, i, m, v, b) for t, i, m, v, _f, _d, b in items]
         params = {
             "t": [r[0] for r in items],
             "i": [r[1] for r in items],
@@ -65,7 +65,7 @@ class QuickMoves:
             "b": [r[6] for r in items],
             "f": [r[4] for r in items],
             "d": [r[5] for r in items],
-            "p": [] if proc is None else move_payloads(proc, stored),
+            "p": payloads,
         }
         try:
             conn = self._conn

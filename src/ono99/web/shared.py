@@ -1,11 +1,13 @@
 """Several ``ono99 serve`` processes on one PostgreSQL database (docs/deploy.md).
 
 Every process serves every table: the database holds the state (seats, moves), and each
-stored change is announced with ``NOTIFY ono99`` in the transaction that stores it (the
-payloads: web/notices.py; stored moves travel in the notice itself). Every process
-``LISTEN``s (a connection in a thread of its own) and, when another process changed a
-table it has loaded, applies the moves of the notice (reading them back only after a
-gap), or reloads the seats and the start, and sends the new state to its own connections.
+stored change is announced to the other processes (the payloads: web/notices.py; stored
+moves travel in the payload itself): over the direct links between the processes once it
+has committed (web/peers.py), or, while some live process is not linked to this one, with
+``NOTIFY ono99`` in the transaction that stores it. Every process ``LISTEN``s (on a
+connection of its own, in the event loop) and, when another process changed a table it has
+loaded, applies the moves of the payload (reading them back only after a gap), or reloads
+the seats and the start, and sends the new state to its own connections.
 
 Moves are taken in order by the database: a move is stored at index ``len(moves)`` and
 the primary key (table, index) lets only one process store each index; the loser reloads
@@ -33,6 +35,7 @@ import uuid
 from collections.abc import Mapping
 
 from ono99.web.hub_api import HubApi
+from ono99.web.peers import Peers, peer_host
 from ono99.web.store import CHANNEL, libpq_dsn
 
 __all__ = ["Shared", "lease_seconds"]
@@ -64,12 +67,14 @@ class Shared:
         self.lease = lease_seconds()
         self.ready = asyncio.Event()  # set after the first heartbeat
         self.dsn = libpq_dsn(hub.store.url)
+        self.peers = Peers(self.proc, hub.on_notify)
         self._stop = asyncio.Event()
         self._listener: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.hub.store.proc = self.proc
+        self.hub.store.fanout = self.peers
         self._listener = asyncio.create_task(self._listen())
         self._beat = asyncio.create_task(self._heartbeat())
 
@@ -80,6 +85,8 @@ class Shared:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+        self.hub.store.fanout = None
+        await self.peers.stop()
         with contextlib.suppress(Exception):
             await self.hub.db(self.hub.store.retire, self.proc)
 
@@ -89,9 +96,12 @@ class Shared:
         return await self.hub.db(self.hub.store.claim, table_ids, self.proc)
 
     async def _heartbeat(self) -> None:
+        await self.peers.start(peer_host())
         while not self._stop.is_set():
             try:
-                await self.hub.heartbeat(self.proc, self.lease)
+                peers = self.peers
+                live = await self.hub.heartbeat(self.proc, self.lease, peers.addr, peers.key)
+                peers.update(live)
                 self.ready.set()
             except asyncio.CancelledError:
                 raise

@@ -8,14 +8,15 @@ worker thread (one for SQLite, whose writes are serial anyway).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import select as io_select
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Boolean,
@@ -46,6 +47,7 @@ from ono99.web.notices import move_payloads
 __all__ = [
     "CHANNEL",
     "Conflict",
+    "Fanout",
     "Store",
     "StoredTable",
     "StoredSeat",
@@ -111,6 +113,10 @@ procs_t = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("expires", Float, nullable=False),  # seconds since the epoch, database clock
+    # where the others reach it, and the key they prove they read here (web/peers.py);
+    # added after the first release (_migrate), None for a process without links
+    Column("addr", Text),
+    Column("key", String(64)),
 )
 
 owners_t = Table(
@@ -122,6 +128,23 @@ owners_t = Table(
 
 #: the channel of PostgreSQL NOTIFY: after every stored change, a payload of web/notices.py
 CHANNEL = "ono99"
+
+
+#: ``Connection.info`` key of the payloads a transaction announces after its commit
+_PUSH = "ono99_push"
+
+
+class Fanout(Protocol):
+    """How a process announces its stored changes to the others besides ``NOTIFY``
+    (web/peers.py)."""
+
+    def linked(self) -> bool:
+        """Whether every other live process hears ``push``: no ``NOTIFY`` needed."""
+        ...
+
+    def push(self, payloads: list[str]) -> None:
+        """Announce committed changes (any thread)."""
+        ...
 
 
 class Conflict(Exception):
@@ -222,6 +245,8 @@ class Store:
         #: this process's id, set when several processes share the database (PostgreSQL):
         #: every change is then announced on CHANNEL
         self.proc: str | None = None
+        #: the direct links to the other processes, when they share the base (web/peers.py)
+        self.fanout: Fanout | None = None
         self.engine: Engine = open_engine(url)
         #: SQLite on a file: the event loop's own connection for ``try_add_moves``
         #: (opened on first use), which never waits for a lock another process holds:
@@ -262,8 +287,24 @@ class Store:
             return
         self._send(c, [f"{self.proc}:{tid}" for tid in dict.fromkeys(table_ids)])
 
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        """``engine.begin()``, and what ``_send`` left to the direct links pushed once it
+        has committed."""
+        with self.engine.begin() as c:
+            c.info.pop(_PUSH, None)
+            yield c
+            pushed: list[str] | None = c.info.pop(_PUSH, None)
+        if pushed and self.fanout is not None:
+            self.fanout.push(pushed)
+
     def _send(self, c: Connection, payloads: list[str]) -> None:
-        """NOTIFY CHANNEL with each payload, in one statement (sent on commit)."""
+        """Announce each payload on commit: to the direct links when every other process
+        hears them (``_tx`` pushes them after the commit), else with NOTIFY CHANNEL, in one
+        statement (sent on commit)."""
+        if self.fanout is not None and self.fanout.linked():
+            c.info.setdefault(_PUSH, []).extend(payloads)
+            return
         if len(payloads) == 1:
             c.execute(text("select pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": payloads[0]})
         elif payloads:
@@ -275,7 +316,7 @@ class Store:
     def add_seat(self, table_id: str, seat: StoredSeat, version: int) -> None:
         """Conflict when the seat is taken or the game started (by another process)."""
         try:
-            with self.engine.begin() as c:
+            with self._tx() as c:
                 started = c.execute(
                     select(tables_t.c.started).where(tables_t.c.id == table_id).with_for_update()
                 ).scalar()
@@ -301,7 +342,7 @@ class Store:
         deadline: float | None = None,
     ) -> None:
         """Conflict when the game had started already (in another process)."""
-        with self.engine.begin() as c:
+        with self._tx() as c:
             done = c.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id, tables_t.c.started.is_(False))
@@ -325,7 +366,7 @@ class Store:
         if not items:
             return []
         try:
-            with self.engine.begin() as c:
+            with self._tx() as c:
                 self._insert_moves(c, items)
             return [None] * len(items)
         except IntegrityError as e:
@@ -337,7 +378,7 @@ class Store:
         out: list[Exception | None] = []
         for item in items:
             try:
-                with self.engine.begin() as c:
+                with self._tx() as c:
                     self._insert_moves(c, [item])
                 out.append(None)
             except IntegrityError as e:
@@ -422,7 +463,7 @@ class Store:
 
     def set_next_table(self, table_id: str, next_id: str, version: int) -> None:
         """Conflict when the table has its rematch already (from another process)."""
-        with self.engine.begin() as c:
+        with self._tx() as c:
             done = c.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id, tables_t.c.next_table.is_(None))
@@ -434,19 +475,36 @@ class Store:
 
     # ------------------------------------------------------------------ processes
 
-    def heartbeat(self, proc: str, lease: float, table_ids: list[str] | None = None) -> set[str]:
-        """This process is alive for ``lease`` more seconds (the database's clock), and runs
-        these of ``table_ids`` from now on (``claim``): one transaction."""
+    def heartbeat(
+        self,
+        proc: str,
+        lease: float,
+        table_ids: list[str] | None = None,
+        addr: str | None = None,
+        key: str | None = None,
+    ) -> tuple[set[str], list[tuple[str, str | None, str | None]]]:
+        """This process is alive for ``lease`` more seconds (the database's clock), reached
+        at ``addr`` with ``key`` (web/peers.py), and runs these of ``table_ids`` from now on
+        (``claim``): one transaction. (Those tables, the other live processes: (id,
+        address, key) each.)"""
         with self.engine.begin() as c:
             c.execute(
                 text(
-                    "insert into ono99_procs (id, expires) values "
-                    "(:p, extract(epoch from clock_timestamp()) + :lease) "
+                    "insert into ono99_procs (id, expires, addr, key) values "
+                    "(:p, extract(epoch from clock_timestamp()) + :lease, :a, :k) "
                     "on conflict (id) do update set expires = excluded.expires"
                 ),
-                {"p": proc, "lease": lease},
+                {"p": proc, "lease": lease, "a": addr, "k": key},
             )
-            return self._claim(c, table_ids or [], proc)
+            owned = self._claim(c, table_ids or [], proc)
+            live = c.execute(
+                text(
+                    "select id, addr, key from ono99_procs where id <> :p "
+                    "and expires > extract(epoch from clock_timestamp())"
+                ),
+                {"p": proc},
+            )
+            return owned, [(r[0], r[1], r[2]) for r in live]
 
     def retire(self, proc: str) -> None:
         """This process stops: its tables go to others at their next heartbeat."""
@@ -550,6 +608,11 @@ def _migrate(c: Connection) -> None:
         c.execute(text("alter table ono99_tables add column deadline float"))
     if "by_bot" not in {col["name"] for col in inspect(c).get_columns("ono99_moves")}:
         c.execute(text("alter table ono99_moves add column by_bot integer"))
+    procs = {col["name"] for col in inspect(c).get_columns("ono99_procs")}
+    if "addr" not in procs:  # the processes' direct links (web/peers.py)
+        c.execute(text("alter table ono99_procs add column addr text"))
+    if "key" not in procs:
+        c.execute(text("alter table ono99_procs add column key varchar(64)"))
     if "rng" not in {col["name"] for col in inspect(c).get_columns("ono99_tables")}:
         # the tables stored so far deal with version 1 of the seeded shuffle, as they did
         c.execute(text("alter table ono99_tables add column rng integer not null default 1"))
