@@ -304,17 +304,24 @@ def plot(dirs: Sequence[Path], svg: Path, title: str | None = None) -> None:
     opponents = runs[0][0]["eval_opponents"]
     fig, axes = plt.subplots(1, len(opponents), figsize=(4.2 * len(opponents), 3.6), sharey=False)
     axes = np.atleast_1d(axes)
+    # runs of one trainer and opponent are told apart by their seed, others by both
+    same = len({(c.get("trainer"), c["opponents"]) for c, _ in runs}) == 1
     for ax, opp in zip(axes, opponents, strict=True):
         for cfg, curve in runs:
             xs = [e["steps"] / 1e6 for e in curve]
             ev = [next(x for x in e["eval"] if x["opponents"] == opp) for e in curve]
             ys = [x["win_rate"] for x in ev]
-            line = ax.plot(xs, ys, marker=".", label=f"seed {cfg['seed']}")[0]
+            label = f"seed {cfg['seed']}"
+            if not same:
+                trainer = str(cfg.get("trainer", "PPO")).replace("sb3-contrib ", "")
+                trainer = "OpenSpiel DQN" if trainer.endswith(".dqn") else trainer
+                label = f"{trainer} vs {cfg['opponents'].split(' ')[0]}, {label}"
+            line = ax.plot(xs, ys, marker=".", label=label)[0]
             ax.fill_between(xs, [x["ci95"][0] for x in ev], [x["ci95"][1] for x in ev],
                             color=line.get_color(), alpha=0.15, linewidth=0)  # fmt: skip
         ax.axhline(1.0 / runs[0][0]["players"], color="grey", linestyle=":", linewidth=1)
         ax.set_title(f"against {opp}")
-        ax.set_xlabel("learner decisions (millions)")
+        ax.set_xlabel("learner decisions (millions)" if same else "decisions (millions)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("win rate (evaluation deals)")
     axes[0].legend(fontsize=8)
