@@ -37,7 +37,8 @@ def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-TINY = ("--games", "6", "--players", "3", "--seed", "11", "--workers", "1")
+TINY = ("--games", "6", "--players", "3", "--seed", "11", "--workers", "1", "--review", "1",
+        "--samples", "8")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,8 @@ def test_default_seed_is_fresh_and_recorded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Without --seed the run takes a random seed and writes it down, so it can be repeated."""
-    args = ("--games", "3", "--players", "3", "--workers", "1", "--json")
+    args = ("--games", "3", "--players", "3", "--workers", "1", "--json", "--review", "1",
+            "--samples", "8")  # fmt: skip
     a = json.loads(run_cli(capsys, "analyze", "--out", str(tmp_path / "a"), *args)[1])
     b = json.loads(run_cli(capsys, "analyze", "--out", str(tmp_path / "b"), *args)[1])
     assert a["seed"] != b["seed"]
@@ -157,13 +159,13 @@ def test_same_seed_same_data_whatever_the_workers() -> None:
 
 @pytest.mark.slow
 def test_ray_backend_gives_the_same_data() -> None:
-    """As ``ono99 arena``: the same seed gives the same summary on Ray."""
+    """As ``ono99 arena``: the same seed gives the same summary on Ray, reviews included."""
     ray = pytest.importorskip("ray")
     spec = make_spec(["heuristic"], 3, games=9, seed=4)
-    local, _ = analyze(spec, workers=2)
+    local, _ = analyze(spec, workers=2, review=2, samples=6)
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
     try:
-        on_ray, _ = analyze(spec, backend="ray", workers=2)
+        on_ray, _ = analyze(spec, backend="ray", workers=2, review=2, samples=6)
     finally:
         ray.shutdown()
     for s in (local, on_ray):

@@ -15,9 +15,10 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from ono99.analysis.collect import GameData, play_analysis_games
+from ono99.analysis.collect import REVIEW_SAMPLES, GameData, play_analysis_games
 from ono99.analysis.stats import summarize
 from ono99.arena import ArenaSpec
 from ono99.arena.backends import Progress, default_workers, run_chunks
@@ -30,11 +31,16 @@ def analyze(
     backend: str = "local",
     workers: int | None = None,
     progress: Progress | None = None,
+    review: int = 0,
+    samples: int = REVIEW_SAMPLES,
 ) -> tuple[dict[str, Any], list[GameData]]:
     """Play the games of ``spec`` (see :func:`~ono99.arena.make_spec`, which raises
     ValueError / Ono99Error in one line for bad arguments) and return the summary and
-    each game's facts."""
-    data = run_chunks(spec, play_analysis_games, backend, workers, progress)
+    each game's facts; ``review`` of the games (spread over the run) are reviewed from
+    every seat's view with ``samples`` worlds a decision (the report's "how much is
+    skill")."""
+    play = partial(play_analysis_games, review=review, samples=samples)
+    data = run_chunks(spec, play, backend, workers, progress)
     meta = {
         "rules": spec.rules,
         "options": dict(spec.options),
@@ -44,5 +50,6 @@ def analyze(
         "engine": "reference",
         "backend": backend,
         "workers": workers or default_workers(),
+        "review": {"games": min(review, spec.games), "samples": samples},
     }
     return summarize(data, meta), data

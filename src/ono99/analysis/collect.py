@@ -35,15 +35,22 @@ from ono99.texts import final_places
 
 __all__ = [
     "BUST_SITUATIONS",
+    "REVIEW_SAMPLES",
     "GameData",
     "analysis_seed",
     "game_data",
     "play_analysis_game",
     "play_analysis_games",
+    "review_facts",
+    "reviewed",
 ]
 
 #: card ints (ono99.cards) of Reverse, Play 2 / Double Play, Minus Ten
 _REVERSE, _PLAY2, _MINUS10 = 12, 13, 11
+
+#: the worlds each reviewed decision is valued from (``ono99 analyze --samples``): half the
+#: review's default, as an analysis reviews many games (docs/analyze.md)
+REVIEW_SAMPLES = 100
 
 #: what was going on when a player busted, most specific first: owing two and unable to
 #: make the first play, or the second (R-P2-4); the play just before was a Reverse; other
@@ -94,6 +101,10 @@ class GameData:
     places: list[int] = field(default_factory=list)
     #: after each round: tokens (token modes) or scores (points), per seat
     trajectory: list[list[int]] = field(default_factory=list)
+    #: the game's review (``ono99 analyze --review``), per seat: ``decisions`` (with a
+    #: choice), ``losses`` (win chance lost by each), ``mistakes``, ``start`` (the win chance
+    #: the deal gave it) and ``result`` (its share of the win); None when not reviewed
+    review: list[dict[str, Any]] | None = None
     #: the R-REC record of the game (kept apart from games.jsonl)
     record: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -104,14 +115,50 @@ class GameData:
         return out
 
 
-def analysis_seed(seed: int, game: int) -> int:
-    """The deal seed of game ``game`` (an integer below 2**63, from these two only).
+def analysis_seed(seed: int, game: int, purpose: str = "game") -> int:
+    """The deal seed of game ``game`` (an integer below 2**63, from these two only);
+    ``purpose="review"``: the seed of its review's worlds, apart from the deal's.
 
     >>> analysis_seed(7, 0) == analysis_seed(7, 0) != analysis_seed(7, 1)
     True
+    >>> analysis_seed(7, 0) != analysis_seed(7, 0, "review")
+    True
     """
-    h = hashlib.blake2b(f"analyze-game:{seed}:{game}".encode(), digest_size=8)
+    h = hashlib.blake2b(f"analyze-{purpose}:{seed}:{game}".encode(), digest_size=8)
     return int.from_bytes(h.digest(), "big") >> 1
+
+
+def reviewed(index: int, games: int, review: int) -> bool:
+    """Whether game ``index`` of ``games`` is one of the ``review`` games reviewed: spread
+    evenly over the run (not its first games, which one worker's chunk would hold), exactly
+    ``min(review, games)`` of them.
+
+    >>> [i for i in range(10) if reviewed(i, 10, 3)]
+    [3, 6, 9]
+    >>> sum(reviewed(i, 400, 20) for i in range(400)), sum(reviewed(i, 5, 9) for i in range(5))
+    (20, 5)
+    """
+    k = min(review, games)
+    return (index + 1) * k // games > index * k // games
+
+
+def review_facts(record: dict[str, Any], seed: int, samples: int) -> list[dict[str, Any]]:
+    """Each seat's review of a finished game (:func:`ono99.bots.review.review_game`, every
+    decision valued from its own seat's view): what :attr:`GameData.review` holds."""
+    from ono99.bots.review import review_game
+    from ono99.records import parse_record
+
+    r = review_game(parse_record(record), seed=seed, samples=samples)
+    return [
+        {
+            "decisions": s.decisions,
+            "losses": [round(d.loss, 4) for d in r.decisions if d.seat == s.seat],
+            "mistakes": s.mistakes,
+            "start": round(s.start.win, 4),
+            "result": s.result,
+        }
+        for s in r.seats
+    ]
 
 
 def game_data(game: Game, index: int = 0, bots: list[str] | None = None) -> GameData:
@@ -293,6 +340,16 @@ def play_analysis_game(spec: ArenaSpec, index: int) -> GameData:
     return game_data(g, index, bots)
 
 
-def play_analysis_games(spec: ArenaSpec, indices: range) -> list[GameData]:
-    """Play the given games in order (what a worker does with its chunk)."""
-    return [play_analysis_game(spec, i) for i in indices]
+def play_analysis_games(
+    spec: ArenaSpec, indices: range, review: int = 0, samples: int = REVIEW_SAMPLES
+) -> list[GameData]:
+    """Play the given games in order (what a worker does with its chunk), and review those
+    of them that :func:`reviewed` picks (``review`` of the run's games, ``samples`` worlds
+    a decision)."""
+    out = []
+    for i in indices:
+        data = play_analysis_game(spec, i)
+        if reviewed(i, spec.games, review):
+            data.review = review_facts(data.record, analysis_seed(spec.seed, i, "review"), samples)
+        out.append(data)
+    return out

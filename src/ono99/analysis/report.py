@@ -147,7 +147,72 @@ def findings(s: Mapping[str, Any]) -> list[str]:
                 "players without one {without}."
             ).format(card=card, with_=pct(r["with"]["rate"]), without=pct(r["without"]["rate"]))
         )
+    skill = s.get("skill")
+    if skill:
+        deal = skill["deal"]
+        out.append(
+            _(
+                "In the {games} games reviewed, the deal predicted {share} of the outcome "
+                "(Brier skill score); the player the deal favoured won {fav} of them "
+                "(by chance: {even})."
+            ).format(
+                games=skill["games"],
+                share=pct(deal["share"]),
+                fav=pct(deal["favourite_won"]["rate"]),
+                even=pct(deal["even"]),
+            )
+        )
     return out
+
+
+def _skill(s: Mapping[str, Any]) -> str:
+    skill = s.get("skill")
+    review = s.get("review") or {}
+    if not skill:
+        return "<p>" + escape(
+            _("No game was reviewed (--review 0): run with --review K to value the decisions "
+              "of K games.")
+        ) + "</p>"  # fmt: skip
+    bots = skill["bots"]
+    deal = skill["deal"]
+    intro = _(
+        "{games} games were reviewed as `ono99 review` does (docs/review.md): each decision "
+        "with a choice valued from the deciding seat's own view, {samples} worlds a "
+        "decision, every seat then playing the heuristic. A decision's loss is the win chance "
+        "it gave away against the best option; a mistake loses 5 points or more, clearly."
+    ).format(games=skill["games"], samples=review.get("samples", "?"))
+    labels = list(bots)
+    chart = bar_chart(
+        labels, [b["loss"]["mean"] for b in bots.values()],
+        low=[max(0.0, b["loss"]["ci95"][0]) for b in bots.values()],
+        high=[b["loss"]["ci95"][1] for b in bots.values()],
+        percent=True, title=_("Win chance lost per decision"),
+        x_label=_("bot"), y_label=_("mean loss per decision"),
+    )  # fmt: skip
+    table = _table(
+        [_("bot"), _("decisions"), _("mean loss per decision"), _("95% CI"),
+         _("mistakes (share of decisions)"), _("lost per game")],
+        [
+            [b, str(r["decisions"]), pct(r["loss"]["mean"]),
+             f'{pct(r["loss"]["ci95"][0])} – {pct(r["loss"]["ci95"][1])}',
+             pct(r["mistakes"]["rate"]), pct(r["loss_per_game"]["mean"])]
+            for b, r in bots.items()
+        ],
+    )  # fmt: skip
+    dealt = deal["dealt"]
+    deal_text = _(
+        "The deal: each seat's win chance when the game began, before any decision, ranged "
+        "from {p10} to {p90} (10th to 90th percentile). It predicted {share} of the outcome "
+        "(Brier score {brier} against {even_brier} for an even {even} each); the seat it "
+        "favoured won {fav} of the games (95% CI {lo} – {hi}). The rest is the draws and "
+        "the decisions."
+    ).format(
+        p10=pct(dealt["p10"]), p90=pct(dealt["p90"]), share=pct(deal["share"]),
+        brier=f'{deal["brier_deal"]:.3f}', even_brier=f'{deal["brier_even"]:.3f}',
+        even=pct(deal["even"]), fav=pct(deal["favourite_won"]["rate"]),
+        lo=pct(deal["favourite_won"]["ci95"][0]), hi=pct(deal["favourite_won"]["ci95"][1]),
+    )  # fmt: skip
+    return f"<p>{escape(intro)}</p>" + chart + table + f"<p>{escape(deal_text)}</p>"
 
 
 def _seats(s: Mapping[str, Any]) -> str:
@@ -318,6 +383,7 @@ def render(s: Mapping[str, Any], files: Sequence[str] = ()) -> str:
     if traj:
         parts += [_h2(_("Tokens and points over the rounds")), traj]
     parts.append(_bots(s))
+    parts += [_h2(_("How much is skill")), _skill(s)]
     if files:
         parts.append(
             "<footer>"

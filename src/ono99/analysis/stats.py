@@ -253,6 +253,56 @@ def _bots(games: Sequence[GameData]) -> dict[str, Any]:
     return {b: rate(wins.get(b, 0.0), seats[b]) for b in sorted(seats)}
 
 
+def _skill(games: Sequence[GameData], n: int) -> dict[str, Any] | None:
+    """The reviewed games' figures (docs/analyze.md "How much is skill"): per bot, the
+    win chance its decisions lost; and how much of the outcome the deal predicted.
+
+    The deal's share is a Brier skill score: 1 - mean((result - dealt)^2) / mean((result -
+    1/n)^2), the part of the outcome's squared error that knowing each seat's dealt win
+    chance removes (0: the deal says nothing, 1: it decides the game)."""
+    seats = [(g, s, r) for g in games if g.review for s, r in enumerate(g.review)]
+    if not seats:
+        return None
+    by_bot: dict[str, list[dict[str, Any]]] = {}
+    for g, s, r in seats:
+        by_bot.setdefault(g.bots[s], []).append(r)
+    bots = {}
+    for b in sorted(by_bot):
+        rs = by_bot[b]
+        losses = [x for r in rs for x in r["losses"]]
+        decisions = sum(r["decisions"] for r in rs)
+        bots[b] = {
+            "seats": len(rs),
+            "decisions": decisions,
+            "loss": describe(losses),
+            "mistakes": rate(sum(r["mistakes"] for r in rs), decisions),
+            "loss_per_game": describe([sum(r["losses"]) for r in rs]),
+        }
+    done = [(r["start"], r["result"]) for _, _, r in seats if r["result"] is not None]
+    even = 1.0 / n
+    brier_deal = statistics.fmean((res - st) ** 2 for st, res in done) if done else 0.0
+    brier_even = statistics.fmean((res - even) ** 2 for _, res in done) if done else 0.0
+    favourite = 0.0
+    finished = [g for g in games if g.review and all(r["result"] is not None for r in g.review)]
+    for g in finished:
+        assert g.review is not None
+        top = max(r["start"] for r in g.review)
+        fav = [r for r in g.review if r["start"] == top]
+        favourite += statistics.fmean(r["result"] for r in fav)
+    return {
+        "games": sum(1 for g in games if g.review),
+        "bots": bots,
+        "deal": {
+            "dealt": describe([st for st, _ in done]),
+            "brier_deal": _r(brier_deal),
+            "brier_even": _r(brier_even),
+            "share": _r(1.0 - brier_deal / brier_even) if brier_even else 0.0,
+            "favourite_won": rate(favourite, len(finished)),
+            "even": _r(even),
+        },
+    }
+
+
 def summarize(games: Sequence[GameData], meta: Mapping[str, Any]) -> dict[str, Any]:
     """Every figure of the report. ``meta`` holds at least ``rules``, ``options`` and
     ``players``; it is copied into the summary as it is (seed, bots, backend...)."""
@@ -269,4 +319,5 @@ def summarize(games: Sequence[GameData], meta: Mapping[str, Any]) -> dict[str, A
         "cards": _cards(games, rules.deck, rules.floor_zero),
         "trajectory": _trajectory(games) if mode != "elimination" else None,
         "bots": _bots(games),
+        "skill": _skill(games, n),
     }

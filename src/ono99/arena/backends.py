@@ -114,9 +114,11 @@ def _ray(
         ray.init(**kwargs)
         started = True
     try:
-        remote = ray.remote(num_cpus=1)(play)
+        # the chunk function, not ``play`` itself: ray.remote takes only a function or a
+        # class, and ``play`` may be a functools.partial (the analysis's reviews)
+        remote = ray.remote(num_cpus=1)(_play_chunk)
         parts = chunks(spec.games, workers or default_workers())
-        pending = [remote.remote(spec, p) for p in parts]
+        pending = [remote.remote((play, spec, p)) for p in parts]
         done = 0
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)

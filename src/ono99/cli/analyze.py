@@ -16,8 +16,9 @@ import typer
 
 from ono99.cli import params
 from ono99.cli.base import app, fail
-from ono99.cli.long_run import check_backend, check_ray, games_run
+from ono99.cli.long_run import check_backend, check_range, check_ray, games_run
 from ono99.cli.options import check_engine, check_seed_option, parse_options
+from ono99.cli.review import MAX_SAMPLES
 from ono99.errors import Ono99Error
 from ono99.i18n import _, os_reason, translate_error
 
@@ -48,6 +49,23 @@ def analyze(
         str,
         typer.Option("--engine", help=_("reference only: bots play on the reference engine.")),
     ] = "reference",
+    review: Annotated[
+        int,
+        typer.Option(
+            "--review",
+            metavar="K",
+            help=_(
+                "Review K of the games (spread over the run) for the report's \"how much is "
+                'skill"; 0: none.'
+            ),
+        ),
+    ] = 10,
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples", metavar="N", help=_("Worlds each reviewed decision is valued from.")
+        ),
+    ] = 100,
     backend: params.Backend = "local",
     workers: params.Workers = None,
     as_json: params.Json = False,
@@ -57,6 +75,9 @@ def analyze(
     check_backend(backend, workers)
     if not out.strip():
         raise fail(_("--out needs the name of a folder"))
+    # more than --games reviews them all (the default of 10 with fewer games, say)
+    check_range("--review", review, 0, 1_000_000)
+    check_range("--samples", samples, 1, MAX_SAMPLES)
     folder = Path(out)
     from ono99.analysis import analyze as run_analysis
     from ono99.analysis.output import FILES, check_folder, write_outputs
@@ -79,7 +100,7 @@ def analyze(
         ) from None
     check_ray(backend)
     with games_run(spec.games, as_json) as progress:
-        summary, data = run_analysis(spec, backend, workers, progress)
+        summary, data = run_analysis(spec, backend, workers, progress, review, samples)
     try:
         write_outputs(folder, summary, data)
     except OSError as e:
