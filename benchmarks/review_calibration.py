@@ -41,9 +41,10 @@ from ono99.bots.evaluate import DEFAULT_SAMPLES, Evaluator, wilson
 from ono99.view import PlayerView
 
 
-def _game(args: tuple[int, str, int, list[str], int, int, int]) -> list[dict[str, Any]]:
-    """One game of the mix and its sampled positions: value, outcome, who played."""
-    index, rules, players, mix, per_game, samples, seed = args
+def _game(args: tuple[int, str, int, list[str], int, int, int, bool]) -> list[dict[str, Any]]:
+    """One game of the mix and its sampled positions: value, outcome, who played (and,
+    with ``twice``, a second value of the same card from other worlds)."""
+    index, rules, players, mix, per_game, samples, seed, twice = args
     compiled.FAST_ROLLOUTS = True
     rng = random.Random(f"calibration:{seed}:{index}")
     names = [rng.choice(mix) for _ in range(players)]
@@ -66,15 +67,20 @@ def _game(args: tuple[int, str, int, list[str], int, int, int]) -> list[dict[str
         ev = Evaluator(view, seed=seed + index, previous=previous)
         ev.add(samples)
         seat = view.seat
-        rows.append(
-            {
-                "game": index,
-                "move": move,
-                "bot": names[seat],
-                "value": ev.values().option(action).win,
-                "won": 1.0 / len(winners) if seat in winners else 0.0,
-            }
-        )
+        row = {
+            "game": index,
+            "move": move,
+            "bot": names[seat],
+            "value": ev.values().option(action).win,
+            "won": 1.0 / len(winners) if seat in winners else 0.0,
+        }
+        if twice:
+            # independent worlds (another seed): an unbiased value of the same card, not
+            # the one the position was binned by (docs/review.md "Calibration")
+            again = Evaluator(view, seed=seed + index + (1 << 40), previous=previous)
+            again.add(samples)
+            row["value2"] = again.values().option(action).win
+        rows.append(row)
     return rows
 
 
@@ -115,16 +121,27 @@ def summarize(rows: list[dict[str, Any]], bins: int, min_bin: int) -> dict[str, 
         n = len(inside)
         value = sum(r["value"] for r in inside) / n
         won = sum(r["won"] for r in inside) / n
-        table.append(
-            {"bin": [lo, hi], "positions": n, "value": value, "won": won,
-             "ci95": list(wilson(won, n)), "gap": won - value}
-        )  # fmt: skip
+        row = {"bin": [lo, hi], "positions": n, "value": value, "won": won,
+               "ci95": list(wilson(won, n)), "gap": won - value}  # fmt: skip
+        if all("value2" in r for r in inside):
+            row["value2"] = sum(r["value2"] for r in inside) / n
+            row["gap2"] = won - row["value2"]
+        table.append(row)
     total = len(rows)
     ece = sum(abs(b["gap"]) * b["positions"] for b in table) / total if total else 0.0
     big = [b for b in table if b["positions"] >= min_bin]
     worst = max(big, key=lambda b: abs(b["gap"])) if big else None
     a, b = _logistic([r["value"] for r in rows], [r["won"] for r in rows]) if rows else (0, 1)
+    twice = {}
+    if rows and all("gap2" in b for b in table):
+        worst2 = max(big, key=lambda b: abs(b["gap2"])) if big else None
+        twice = {
+            "ece2": sum(abs(b["gap2"]) * b["positions"] for b in table) / total,
+            "worst_gap2": None if worst2 is None else worst2["gap2"],
+            "worst_bin2": None if worst2 is None else worst2["bin"],
+        }
     return {
+        **twice,
         "positions": total,
         "mean_value": sum(r["value"] for r in rows) / total if total else 0.0,
         "mean_won": sum(r["won"] for r in rows) / total if total else 0.0,
@@ -152,8 +169,22 @@ def chart(summary: dict[str, Any], path: Path, title: str) -> None:
     xs = [b["value"] for b in bins]
     ys = [b["won"] for b in bins]
     err = [[b["won"] - b["ci95"][0] for b in bins], [b["ci95"][1] - b["won"] for b in bins]]
-    top.errorbar(xs, ys, yerr=err, fmt="o", color="#1f5fa8", capsize=3,
-                 label="won (95 % interval)")  # fmt: skip
+    if all("value2" in b for b in bins):
+        # x: the bin's mean value from independent worlds (not those it was binned by)
+        top.errorbar(
+            [b["value2"] for b in bins],
+            ys,
+            yerr=err,
+            fmt="o",
+            color="#1f5fa8",
+            capsize=3,
+            label="won against an independent value (95 % interval)",
+        )
+        top.plot(xs, ys, "o", mfc="none", color="#c2452d",
+                 label="won against the value binned by")  # fmt: skip
+    else:
+        top.errorbar(xs, ys, yerr=err, fmt="o", color="#1f5fa8", capsize=3,
+                     label="won (95 % interval)")  # fmt: skip
     top.set_xlim(0, 1)
     top.set_ylim(0, 1)
     top.set_ylabel("share of positions won")
@@ -182,13 +213,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bins", type=int, default=10)
     ap.add_argument("--min-bin", type=int, default=50)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument(
+        "--twice",
+        action="store_true",
+        help="value each position again from independent worlds (value2)",
+    )
     ap.add_argument("--rows", type=Path, help="append each game's positions here (JSON lines)")
     ap.add_argument("--from-rows", type=Path, help="summarize the positions of this file only")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--chart", type=Path)
     args = ap.parse_args(argv)
     mix = args.bots.split(",")
-    jobs = [(i, args.rules, args.players, mix, args.per_game, args.samples, args.seed)
+    jobs = [(i, args.rules, args.players, mix, args.per_game, args.samples, args.seed, args.twice)
             for i in range(args.games)]  # fmt: skip
     start = time.perf_counter()
     cpu = time.process_time()
@@ -209,11 +245,13 @@ def main(argv: list[str] | None = None) -> int:
               for b in mix}  # fmt: skip
     for b in by_bot.values():
         del b["bins"]
-    print(f"{'bin':>11} {'positions':>9} {'valued':>7} {'won':>7} {'95% interval':>17} {'gap':>7}")
+    print(f"{'bin':>11} {'positions':>9} {'valued':>7} {'won':>7} {'95% interval':>17} {'gap':>7}"
+          f" {'again':>7} {'gap':>7}")  # fmt: skip
     for b in summary["bins"]:
         lo, hi = b["ci95"]
+        again = f" {b['value2']:>7.3f} {b['gap2']:>+7.3f}" if "value2" in b else ""
         print(f"{b['bin'][0]:.1f}–{b['bin'][1]:.1f} {b['positions']:>11} {b['value']:>7.3f} "
-              f"{b['won']:>7.3f}   [{lo:.3f}, {hi:.3f}] {b['gap']:>+7.3f}")  # fmt: skip
+              f"{b['won']:>7.3f}   [{lo:.3f}, {hi:.3f}] {b['gap']:>+7.3f}{again}")  # fmt: skip
     print(f"positions {summary['positions']}, mean valued {summary['mean_value']:.3f}, "
           f"mean won {summary['mean_won']:.3f}, ECE {summary['ece']:.3f}, "
           f"largest gap (bins of {args.min_bin}+) {summary['worst_gap']}, logistic "

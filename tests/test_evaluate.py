@@ -298,3 +298,42 @@ def test_review_values_a_play_made_while_a_draw_is_pending() -> None:
     moves = {d.move: d for d in review.decisions}
     for i in raced:
         assert len(moves[i].values.options) > 1
+
+
+def test_the_evaluator_agrees_with_the_exact_values_of_mini() -> None:
+    """In the solved variant (docs/mini.md) the evaluator's win chances follow the exact
+    ones (benchmarks/review_exactness.py measures this at scale, docs/review.md): over the
+    decisions of a few games, its values correlate with the exact values, and its best
+    action gives up little exact win chance. R-LIM-2, R-P2-1: busts and Play 2 decide mini."""
+    import random
+    import statistics
+
+    from ono99 import Game
+    from ono99.bots import make_bot
+    from ono99.bots.evaluate import Evaluator
+    from ono99.bots.optimal import action_values
+
+    est: list[float] = []
+    exact: list[float] = []
+    regret: list[float] = []
+    for index in range(12):
+        rng = random.Random(index)
+        bots = [make_bot("optimal", rng.getrandbits(32)), make_bot("random", rng.getrandbits(32))]
+        g = Game("mini", 2, seed=index, events=False)
+        while not g.is_over:
+            p = g.to_move
+            assert p is not None
+            view = g.view(p)
+            if len(view.legal) > 1:
+                ev = Evaluator(view, seed=index)
+                ev.add(60)
+                values = ev.values()
+                ex = {a: (v + 1) / 2 for a, v in action_values(view).items()}
+                est += [o.win for o in values.options]
+                exact += [ex[o.action] for o in values.options]
+                regret.append(max(ex.values()) - ex[values.best.action])
+            g.apply(bots[p].act(view))
+    assert len(regret) >= 30
+    assert statistics.correlation(est, exact) > 0.8
+    assert statistics.fmean(abs(a - b) for a, b in zip(est, exact, strict=True)) < 0.12
+    assert statistics.fmean(regret) < 0.03
