@@ -116,7 +116,7 @@ def _ray(
     try:
         # the chunk function, not ``play`` itself: ray.remote takes only a function or a
         # class, and ``play`` may be a functools.partial (the analysis's reviews)
-        remote = ray.remote(num_cpus=1)(_play_chunk)
+        remote: Any = ray.remote(num_cpus=1)(_play_chunk)
         parts = chunks(spec.games, workers or default_workers())
         pending = [remote.remote((play, spec, p)) for p in parts]
         done = 0
