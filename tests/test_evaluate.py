@@ -23,7 +23,6 @@ from ono99.bots.evaluate import (
     play_game,
     prior_world,
     wilson,
-    win_chance,
 )
 from ono99.bots.heuristic import ROLLOUT_SAMPLES, HeuristicBot
 from ono99.bots.review import MISTAKE, review_game
@@ -147,7 +146,7 @@ def test_evaluate_needs_the_seat_to_move() -> None:
     other = (g.to_move or 0) + 1
     with pytest.raises(ValueError):
         evaluate(g.view(other % 3), samples=2)
-    chance = win_chance(g.view(other % 3), samples=8, seed=1)
+    chance = Evaluator(g.view(other % 3), seed=1, as_it_stands=True).add(8).chance()
     assert 0.0 <= chance.ci95[0] <= chance.win <= chance.ci95[1] <= 1.0
 
 

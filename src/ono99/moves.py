@@ -56,9 +56,13 @@ def is_safe(rules: Rules, card: int, total: int, first_of_two: bool, played_99: 
     return True  # -10, Reverse, Hold
 
 
+#: the cards that are safe whatever the total (and the 99 where it sets the total)
+ESCAPE_CARDS = (int(Card.N0), _M10, _REV, _P2, _HOLD)
+
+
 def is_escape(rules: Rules, card: int) -> bool:
     """A card that is safe whatever the total: -10, R, P2, H, 0 (and the gamerules 99)."""
-    return card in (0, _M10, _REV, _P2, _HOLD) or (card == _99 and rules.ninety_nine_sets)
+    return card in ESCAPE_CARDS or (card == _99 and rules.ninety_nine_sets)
 
 
 class Why(NamedTuple):

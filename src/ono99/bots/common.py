@@ -33,11 +33,19 @@ __all__ = [
     "believed_world",
     "forced_move",
     "MAX_ROLLOUT",
+    "ROLLOUT_POINTS",
+    "FITS_STRENGTH",
 ]
 
 #: the search's rollouts (``bots.ismcts``, and their compiled copy ``bots.fast_rollout``)
 #: longer than this are cut off and scored as a draw among the players left
 MAX_ROLLOUT = 600
+
+#: a rollout's reward in points mode: 1 less the points it took over this (at least 0)
+ROLLOUT_POINTS = 60.0
+#: a cut-off rollout's estimate of a hand: 1, plus 1 an escape card, plus this a card that
+#: fits under the limit
+FITS_STRENGTH = 0.5
 
 M10 = int(Card.MINUS10)
 REV = int(Card.REVERSE)

@@ -57,7 +57,7 @@ from ono99.view import PlayerView, view_of
 
 __all__ = [
     "DEFAULT_SAMPLES", "Evaluator", "Option", "Values", "WinChance", "evaluate", "play_game",
-    "prior_world", "win_chance", "wilson",
+    "prior_world", "wilson",
 ]  # fmt: skip
 
 #: worlds per decision by default: a whole 2-player game reviewed within 10 s with the
@@ -236,8 +236,10 @@ class Evaluator:
         #: worlds sampled so far
         self.samples = 0
 
-    def add(self, samples: int) -> None:
-        """Sample ``samples`` more worlds and play every action out in each."""
+    def add(self, samples: int) -> Evaluator:
+        """Sample ``samples`` more worlds and play every action out in each; returns the
+        evaluator (``Evaluator(view, as_it_stands=True).add(200).chance()``: a seat's chance
+        as the game stands, what the deal gave it before it decides anything)."""
         me = self.view.seat
         m = len(self._plays)
         for _ in range(samples):
@@ -250,6 +252,7 @@ class Evaluator:
                     self._dsum[i][j] += d
                     self._dsq[i][j] += d * d
             self.samples += 1
+        return self
 
     def _chance(self, i: int) -> WinChance:
         n = self.samples
@@ -294,19 +297,4 @@ def evaluate(
     (:class:`Evaluator`). ``view``'s seat must be the one to move."""
     if view.to_move != view.seat or not view.legal:
         raise ValueError("evaluate() needs the view of the seat to move")
-    ev = Evaluator(view, seed=seed, previous=previous)
-    ev.add(samples)
-    return ev.values()
-
-
-def win_chance(
-    view: PlayerView,
-    samples: int = DEFAULT_SAMPLES,
-    seed: int = 0,
-    previous: tuple[PlayerView, int] | None = None,
-) -> WinChance:
-    """``view``'s seat's win chance as the game stands, everyone (that seat too) playing
-    the heuristic from here: what the deal gave it, before it decides anything."""
-    ev = Evaluator(view, seed=seed, previous=previous, as_it_stands=True)
-    ev.add(samples)
-    return ev.chance()
+    return Evaluator(view, seed=seed, previous=previous).add(samples).values()

@@ -32,11 +32,17 @@ import numpy.typing as npt
 from numba import njit
 
 from ono99.bots import common
-from ono99.bots.common import MAX_ROLLOUT
-from ono99.bots.greedy import SPECIAL_ORDER
+from ono99.bots.common import C99, FITS_STRENGTH, M10, MAX_ROLLOUT, P2, REV, ROLLOUT_POINTS
+from ono99.bots.greedy import OTHER_RANK, SPECIAL_ORDER
 from ono99.bots.heuristic import (
     DRIFT,
+    DRIFT_BELOW_LIMIT,
+    KEPT_COUNTED,
+    KEY_BYTE,
+    KEY_IN_GAME,
+    KEY_TOP,
     ROLLOUT_SAMPLES,
+    SAFE_DRAW,
     W_DUMP,
     W_ESCAPE,
     W_POINTS,
@@ -44,11 +50,13 @@ from ono99.bots.heuristic import (
     W_SAFE_CARDS,
     W_SAFETY,
 )
+from ono99.cards import HAND_SIZE, MAX_NUMBER, MINUS_TEN, NINETY_NINE, NUM_CARDS
 from ono99.fast import core as k
 from ono99.fast.core import I64, U64
 from ono99.fast.game import NO_DEALS, Scratch, game_state, public_state, rules_vector
 from ono99.fast.rng import BOT, RS_LEN, below, random_float, seed_words, start
 from ono99.game import Game
+from ono99.moves import ESCAPE_CARDS
 from ono99.rules import Rules
 
 __all__ = [
@@ -61,12 +69,15 @@ F64 = npt.NDArray[np.float64]
 
 # The heuristic's constants, from where the Python bots keep them (Numba reads module globals
 # as constants): the weights, the belief, the card points, the greedy order of the specials
-# (lower first, by action; 9 for any other), the rollouts' length.
+# (lower first, by action; OTHER_RANK for any other), the rollouts' length; the cards from
+# ono99.cards (by way of the bots' common names).
 SAMPLES = ROLLOUT_SAMPLES
 HAND_BIAS = np.array(common.HAND_BIAS, np.float64)
 CARD_POINTS = np.array(common.CARD_POINTS, np.int64)
-SPECIAL_RANK = np.array([SPECIAL_ORDER.get(c, 9) for c in range(k.N_ACTIONS)], np.int64)
-_P2, _REV, _99 = 13, 12, 15
+SPECIAL_RANK = np.array([SPECIAL_ORDER.get(c, OTHER_RANK) for c in range(k.N_ACTIONS)], np.int64)
+_P2, _REV, _99, _M10 = P2, REV, C99, M10
+#: ono99.moves.ESCAPE_CARDS as a bit mask (card c: bit c)
+_ESCAPE_BITS = sum(1 << c for c in ESCAPE_CARDS)
 
 # Work arrays of one decision (positions in the int vector ``ci``):
 _CI_SEEDED = 0  # the decision's random numbers are seeded (from the position)
@@ -74,9 +85,9 @@ _CI_N_KINDS = 1
 _CI_N_POOL = 2
 _CI_N_ACTIVE = 3
 _CI_SEAT = 4
-_CI_POOL = 8  # 16 counts
-_CI_KINDS = 24  # up to 16 live card kinds, in card order
-_CI_LEN = 40
+_CI_POOL = 8  # NUM_CARDS counts
+_CI_KINDS = _CI_POOL + NUM_CARDS  # up to NUM_CARDS live card kinds, in card order
+_CI_LEN = _CI_KINDS + NUM_CARDS
 
 
 @njit(cache=True)
@@ -91,10 +102,11 @@ def _seed_decision(st: I64, seat: int, rs: U64) -> None:
     hand.sort()
     cards = 0
     for i in range(m):  # one byte a card (card + 1), the lowest first, from the top byte
-        cards |= (hand[i] + 1) << (56 - 8 * i)
+        cards |= (hand[i] + 1) << (KEY_TOP - KEY_BYTE * i)
     seats = 0
-    for s in range(n):  # one byte a seat: its hand size, 64 while it is in the game
-        seats |= (st[k.O_HAND_LEN + s] + 64 * (st[k.O_ALIVE + s] != 0)) << (56 - 8 * s)
+    for s in range(n):  # one byte a seat: its hand size, plus KEY_IN_GAME while it is in
+        in_game = st[k.O_ALIVE + s] != 0
+        seats |= (st[k.O_HAND_LEN + s] + KEY_IN_GAME * in_game) << (KEY_TOP - KEY_BYTE * s)
     fields = (
         BOT, seat, st[k.S_ROUND], st[k.S_RESHUFFLES], st[k.S_TOTAL], st[k.S_DIR],
         st[k.S_PLAYS_LEFT], st[k.S_OWES], st[k.S_PLAYED99], st[k.S_N_DISCARD], cards, seats,
@@ -115,7 +127,7 @@ def _rng(st: I64, ci: I64, rng: U64) -> U64:
 
 @njit(cache=True)
 def _is_safe(cfg: I64, c: int, total: int, first_of_two: bool, played_99: bool) -> bool:
-    if c <= 10:
+    if c <= MAX_NUMBER:
         return bool(total + c < cfg[k.C_LIMIT])
     if c == _99:
         return cfg[k.C_99SETS] != 0 or (cfg[k.C_ZERO99] != 0 and not played_99 and total % 10 == 0)
@@ -126,19 +138,19 @@ def _is_safe(cfg: I64, c: int, total: int, first_of_two: bool, played_99: bool) 
 
 @njit(cache=True)
 def _total_after(cfg: I64, total: int, c: int) -> int:
-    if c <= 10:
+    if c <= MAX_NUMBER:
         return total + c
-    if c == 11:
-        t = total - 10
+    if c == _M10:  # R-M10-1
+        t = total - MINUS_TEN
         return 0 if t < 0 and cfg[k.C_FLOOR0] != 0 else t
     if c == _99 and cfg[k.C_99SETS] != 0:
-        return 99
+        return NINETY_NINE  # R-99-2
     return total
 
 
 @njit(cache=True)
 def _is_escape(cfg: I64, c: int) -> bool:
-    return c in (0, 11, _REV, _P2, 14) or (c == _99 and cfg[k.C_99SETS] != 0)
+    return (_ESCAPE_BITS >> c) & 1 != 0 or (c == _99 and cfg[k.C_99SETS] != 0)
 
 
 @njit(cache=True)
@@ -146,8 +158,8 @@ def _context(st: I64, cfg: I64, seat: int, ci: I64, weights: F64) -> None:
     """``_Ctx.__init__``: the unseen card counts (deck minus own hand, discard pile and
     laid-down hands), their weights, the live kinds."""
     n = st[k.S_N]
-    pool = ci[_CI_POOL : _CI_POOL + 16]
-    for c in range(16):
+    pool = ci[_CI_POOL : _CI_POOL + NUM_CARDS]
+    for c in range(NUM_CARDS):
         pool[c] = cfg[k.C_DECK + c]
     for i in range(st[k.S_N_DISCARD]):
         pool[st[k.O_DISCARD + i]] -= 1
@@ -160,7 +172,7 @@ def _context(st: I64, cfg: I64, seat: int, ci: I64, weights: F64) -> None:
                     pool[st[k.O_HANDS + s * k.HAND_CAP + i]] -= 1
     n_pool = 0
     nk = 0
-    for c in range(16):
+    for c in range(NUM_CARDS):
         if pool[c] < 0:
             pool[c] = 0
         n_pool += pool[c]
@@ -187,7 +199,7 @@ def _p_unsafe_weighted(cfg: I64, ci: I64, weights: F64, total: int) -> float:
     for i in range(ci[_CI_N_KINDS]):
         c = ci[_CI_KINDS + i]
         w = weights[c]
-        ok = (c < room) if c <= 10 else (safe_99 if c == _99 else True)
+        ok = (c < room) if c <= MAX_NUMBER else (safe_99 if c == _99 else True)
         if ok:
             good += w
         else:
@@ -198,7 +210,7 @@ def _p_unsafe_weighted(cfg: I64, ci: I64, weights: F64, total: int) -> float:
 @njit(cache=True)
 def _n_safe(cfg: I64, ci: I64, total: int, first_of_two: bool, played_99: bool) -> int:
     got = 0
-    for c in range(16):
+    for c in range(NUM_CARDS):
         m = ci[_CI_POOL + c]
         if m and _is_safe(cfg, c, total, first_of_two, played_99):
             got += m
@@ -206,9 +218,9 @@ def _n_safe(cfg: I64, ci: I64, total: int, first_of_two: bool, played_99: bool) 
 
 
 @njit(cache=True)
-def _sum16(w: F64) -> float:
+def _sum_cards(w: F64) -> float:
     s = 0.0
-    for c in range(16):
+    for c in range(NUM_CARDS):
         s += w[c]
     return s
 
@@ -217,11 +229,11 @@ def _sum16(w: F64) -> float:
 def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U64, kk: int, hand: I64) -> int:
     """``_Ctx.sample_hand(k)``: ``hand[:kk]`` and the drawn card (returned)."""
     r = _rng(st, ci, rng)
-    counts = ci[_CI_POOL : _CI_POOL + 16].copy()
+    counts = ci[_CI_POOL : _CI_POOL + NUM_CARDS].copy()
     weights = weights0.copy()
     nk = ci[_CI_N_KINDS]
     live = ci[_CI_KINDS : _CI_KINDS + nk].copy()
-    left = _sum16(weights)
+    left = _sum_cards(weights)
     for j in range(kk):
         u = random_float(r) * left
         c = -1
@@ -240,9 +252,9 @@ def _sample_hand(st: I64, ci: I64, weights0: F64, rng: U64, kk: int, hand: I64) 
                 live[q] = live[q + 1]
             nk -= 1
         weights[c] = counts[c] * HAND_BIAS[c]
-        left = _sum16(weights)
+        left = _sum_cards(weights)
     i = below(r, ci[_CI_N_POOL] - kk)
-    for drawn in range(16):
+    for drawn in range(NUM_CARDS):
         if i < counts[drawn]:
             return drawn
         i -= counts[drawn]
@@ -292,7 +304,7 @@ def _p_bust(
 @njit(cache=True)
 def _safety(cfg: I64, ci: I64, rest: I64, nrest: int, total: int, others: int) -> float:
     t_next = total + DRIFT * others
-    cap = cfg[k.C_LIMIT] - 3
+    cap = cfg[k.C_LIMIT] - DRIFT_BELOW_LIMIT
     if t_next > cap:
         t_next = max(cap, total)
     safe_known = 0
@@ -301,7 +313,7 @@ def _safety(cfg: I64, ci: I64, rest: I64, nrest: int, total: int, others: int) -
     room = cfg[k.C_LIMIT] - t_next
     for i in range(nrest):
         c = rest[i]
-        if c <= 10:
+        if c <= MAX_NUMBER:
             if c < room:
                 safe_known += 1
             if c == 0:
@@ -320,7 +332,11 @@ def _safety(cfg: I64, ci: I64, rest: I64, nrest: int, total: int, others: int) -
         surv = _n_safe(cfg, ci, t_next, False, True) / n_pool
     else:
         surv = 0.0
-    return W_SAFETY * surv + W_ESCAPE * min(escapes, 3) + W_SAFE_CARDS * min(safe_known, 3)
+    return (
+        W_SAFETY * surv
+        + W_ESCAPE * min(escapes, KEPT_COUNTED)
+        + W_SAFE_CARDS * min(safe_known, KEPT_COUNTED)
+    )
 
 
 @njit(cache=True)
@@ -349,7 +365,7 @@ def _rest(hand: I64, nhand: int, card: int, rest: I64) -> int:
 @njit(cache=True)
 def _extra(cfg: I64, card: int, rest: I64, nrest: int) -> float:
     """The small preferences: dump high numbers; in points mode, a low hand score."""
-    extra = W_DUMP * card if card <= 10 else 0.0
+    extra = W_DUMP * card if card <= MAX_NUMBER else 0.0
     if cfg[k.C_MODE] == k.POINTS:
         pts = 0
         for i in range(nrest):
@@ -382,7 +398,7 @@ def _score_second(
     total: int, played_99: bool,
 ) -> float:  # fmt: skip
     """``heuristic._score`` of a card that is not the first of two plays."""
-    rest = np.empty(4, np.int64)
+    rest = np.empty(HAND_SIZE, np.int64)
     nrest = _rest(hand, nhand, card, rest)
     t1 = _total_after(cfg, total, card)
     extra = _extra(cfg, card, rest, nrest)
@@ -398,7 +414,7 @@ def _score(
     not one calling itself: Numba's disk cache does not keep recursive functions.)"""
     if not first_of_two:
         return _score_second(st, cfg, ci, weights, rng, card, hand, nhand, total, played_99)
-    rest = np.empty(4, np.int64)
+    rest = np.empty(HAND_SIZE, np.int64)
     nrest = _rest(hand, nhand, card, rest)
     t1 = _total_after(cfg, total, card)
     played = played_99 or card == _99
@@ -426,7 +442,7 @@ def _score(
         return extra + best
     n_pool = ci[_CI_N_POOL]
     p_draw = _n_safe(cfg, ci, t1, False, played) / n_pool if n_pool else 0.0
-    return extra + p_draw * 0.5 - (1.0 - p_draw)
+    return extra + p_draw * SAFE_DRAW - (1.0 - p_draw)
 
 
 @njit(cache=True, inline="always")
@@ -452,7 +468,7 @@ def greedy_card(st: I64) -> int:
     best = -1
     for i in range(n_legal):
         c = st[k.O_LEGAL + i]
-        if c <= 10:
+        if c <= MAX_NUMBER:
             best = c  # the legal actions are sorted: the last number is the highest
     if best >= 0:
         return int(best)
@@ -468,7 +484,7 @@ def greedy_card(st: I64) -> int:
 def heuristic_work() -> tuple[I64, F64, U64]:
     """The work arrays :func:`heuristic_act` needs: the decision's counts, the card
     weights, the stream's state."""
-    return np.zeros(_CI_LEN, np.int64), np.zeros(16, np.float64), np.zeros(RS_LEN, np.uint64)
+    return np.zeros(_CI_LEN, np.int64), np.zeros(NUM_CARDS, np.float64), np.zeros(RS_LEN, np.uint64)
 
 
 @njit(cache=True)
@@ -517,7 +533,7 @@ def _hand_strength(st: I64, cfg: I64, strength: F64) -> int:
                 if _is_escape(cfg, c):
                     v += 1.0
                 elif c < room:
-                    v += 0.5
+                    v += FITS_STRENGTH
             strength[s] = v
         if strength[s] > 0:
             live += 1
@@ -542,7 +558,7 @@ def _points_paid(st: I64, scores0: I64, out: F64) -> bool:
             changed = True
     if changed:
         for s in range(n):
-            out[s] = max(0.0, 1.0 - (st[k.O_SCORES + s] - scores0[s]) / 60.0)
+            out[s] = max(0.0, 1.0 - (st[k.O_SCORES + s] - scores0[s]) / ROLLOUT_POINTS)
     return changed
 
 

@@ -13,12 +13,14 @@ import random
 
 from ono99.bots.base import Bot, register
 from ono99.bots.common import C99, CARD_POINTS, HOLD, M10, P2, REV
-from ono99.cards import DRAW, FOUR_99
+from ono99.cards import DRAW, FOUR_99, MAX_NUMBER
 from ono99.view import PlayerView
 
-__all__ = ["GreedyBot", "SPECIAL_ORDER", "greedy_choice"]
+__all__ = ["GreedyBot", "OTHER_RANK", "SPECIAL_ORDER", "greedy_choice"]
 
 SPECIAL_ORDER = {P2: 0, REV: 1, HOLD: 2, C99: 3, M10: 4}
+#: the rank of any other action: after every special card
+OTHER_RANK = len(SPECIAL_ORDER)
 
 
 def greedy_choice(legal: tuple[int, ...], bust_mode: bool) -> int:
@@ -31,11 +33,11 @@ def greedy_choice(legal: tuple[int, ...], bust_mode: bool) -> int:
         return max(legal, key=lambda c: (CARD_POINTS[c], c))
     best = -1
     for c in legal:
-        if c <= 10:
+        if c <= MAX_NUMBER:
             best = c  # legal is sorted: the last number is the highest
     if best >= 0:
         return best
-    return min(legal, key=lambda c: SPECIAL_ORDER.get(c, 9))
+    return min(legal, key=lambda c: SPECIAL_ORDER.get(c, OTHER_RANK))
 
 
 @register("greedy")

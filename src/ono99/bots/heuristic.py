@@ -37,6 +37,7 @@ from ono99.bots.common import (
     next_seat,
     pool_counts,
 )
+from ono99.cards import MAX_NUMBER
 from ono99.chance import BOT, Stream, fields_key
 from ono99.rules import Rules
 from ono99.view import PlayerView
@@ -51,6 +52,17 @@ W_DUMP = 0.002
 W_POINTS = 0.002
 #: how much the total rises, per other player, before the bot moves again (estimate)
 DRIFT = 5
+#: ... but not above the limit less this (unless it is there already)
+DRIFT_BELOW_LIMIT = 3
+#: own safety counts the escape cards and the safe cards kept up to this many each
+KEPT_COUNTED = 3
+#: a first of two plays with no safe second card: a safe draw is worth this, else -1
+SAFE_DRAW = 0.5
+#: the position key packs the sorted hand and the seats a byte each into a 64-bit word,
+#: the first in the top byte (docs/records.md); a seat in the game adds KEY_IN_GAME
+KEY_BYTE = 8
+KEY_TOP = 64 - KEY_BYTE
+KEY_IN_GAME = 64
 #: the samples of the heuristic that the search plays in its rollouts and models the other
 #: players by (fewer than a level's 24: it runs at every decision of every rollout)
 ROLLOUT_SAMPLES = 4
@@ -101,7 +113,7 @@ class _Ctx:
         safe_99 = r.ninety_nine_sets or (r.zero_ending_99 and total % 10 == 0)
         good = bad = 0.0
         for c, w in self.kinds:
-            if (c < room) if c <= 10 else (safe_99 if c == C99 else True):
+            if (c < room) if c <= MAX_NUMBER else (safe_99 if c == C99 else True):
                 good += w
             else:
                 bad += w
@@ -198,7 +210,7 @@ def _safety(ctx: _Ctx, hand: list[int], total: int, others: int) -> float:
     """How well ``hand`` (plus one unseen draw) copes when the bot moves next."""
     r = ctx.rules
     t_next = total + DRIFT * others
-    cap = r.limit - 3
+    cap = r.limit - DRIFT_BELOW_LIMIT
     if t_next > cap:
         t_next = max(cap, total)
     # is_safe(r, c, t_next, False, True) and is_escape(r, c), written out (hot path)
@@ -206,7 +218,7 @@ def _safety(ctx: _Ctx, hand: list[int], total: int, others: int) -> float:
     sets = r.ninety_nine_sets
     room = r.limit - t_next
     for c in hand:
-        if c <= 10:
+        if c <= MAX_NUMBER:
             if c < room:
                 safe_known += 1
             if c == 0:
@@ -224,7 +236,11 @@ def _safety(ctx: _Ctx, hand: list[int], total: int, others: int) -> float:
         surv = ctx.n_safe(t_next, False, True) / ctx.n_pool
     else:
         surv = 0.0
-    return W_SAFETY * surv + W_ESCAPE * min(escapes, 3) + W_SAFE_CARDS * min(safe_known, 3)
+    return (
+        W_SAFETY * surv
+        + W_ESCAPE * min(escapes, KEPT_COUNTED)
+        + W_SAFE_CARDS * min(safe_known, KEPT_COUNTED)
+    )
 
 
 def _score(
@@ -238,7 +254,7 @@ def _score(
     t1 = new_total(r, card, total)
     n_active = ctx.n_active
     played = played_99 or card == C99
-    extra = W_DUMP * card if card <= 10 else 0.0
+    extra = W_DUMP * card if card <= MAX_NUMBER else 0.0
     if r.scoring.counts_hand_points:
         extra -= W_POINTS * sum(CARD_POINTS[c] for c in rest)
     if first_of_two and card not in r.answers:
@@ -249,7 +265,7 @@ def _score(
         if seconds:
             return extra + max(_score(ctx, c, rest, t1, False, played) for c in seconds)
         p_draw = ctx.n_safe(t1, False, played) / ctx.n_pool if ctx.n_pool else 0.0
-        return extra + p_draw * 0.5 - (1.0 - p_draw)
+        return extra + p_draw * SAFE_DRAW - (1.0 - p_draw)
     owes = card == P2 or (first_of_two and card in r.answers)
     direction = view.direction
     if card == REV and n_active > 2:
@@ -266,10 +282,10 @@ def _position_key(view: PlayerView) -> bytes:
     as card + 1, a seat as its hand size plus 64 while it is in the game."""
     cards = 0
     for i, c in enumerate(sorted(view.hand)):
-        cards |= (c + 1) << (56 - 8 * i)
+        cards |= (c + 1) << (KEY_TOP - KEY_BYTE * i)
     seats = 0
     for s, (size, alive) in enumerate(zip(view.hand_sizes, view.alive, strict=True)):
-        seats |= (size + 64 * alive) << (56 - 8 * s)
+        seats |= (size + KEY_IN_GAME * alive) << (KEY_TOP - KEY_BYTE * s)
     return fields_key(
         BOT,
         (

@@ -60,16 +60,18 @@ from ono99.bots import compiled
 from ono99.bots.base import Bot, register, register_param
 from ono99.bots.common import (
     CARD_POINTS,
+    FITS_STRENGTH,
     MAX_ROLLOUT,
     P2,
+    ROLLOUT_POINTS,
     believed_world,
     forced_move,
     is_escape,
 )
-from ono99.bots.greedy import SPECIAL_ORDER
+from ono99.bots.greedy import OTHER_RANK, SPECIAL_ORDER
 from ono99.bots.heuristic import ROLLOUT_SAMPLES, HeuristicBot
 from ono99.bots.inference import HandTracker, ParticleTracker
-from ono99.cards import DRAW, FOUR_99
+from ono99.cards import DRAW, FOUR_99, MAX_NUMBER
 from ono99.determinize import sample_world
 from ono99.errors import Ono99Error
 from ono99.game import Game
@@ -107,11 +109,11 @@ def rollout_choice(g: Game, rng: random.Random, epsilon: float) -> int:
         return P2
     best = -1
     for c in legal:
-        if c <= 10:
+        if c <= MAX_NUMBER:
             best = c
     if best >= 0:
         return best
-    return min(legal, key=lambda c: SPECIAL_ORDER.get(c, 9))
+    return min(legal, key=lambda c: SPECIAL_ORDER.get(c, OTHER_RANK))
 
 
 class _Edge:
@@ -371,7 +373,7 @@ def _rewards(
             1.0 if alive0[s] and tokens[s] >= tokens0[s] and g.alive[s] else 0.0 for s in range(n)
         ]
     if scores0 is not None and g.scores is not None and g.scores != scores0:
-        return [max(0.0, 1.0 - (g.scores[s] - scores0[s]) / 60.0) for s in range(n)]
+        return [max(0.0, 1.0 - (g.scores[s] - scores0[s]) / ROLLOUT_POINTS) for s in range(n)]
     return _estimate(g, alive0)
 
 
@@ -389,7 +391,7 @@ def _estimate(g: Game, alive0: list[bool]) -> list[float]:
                 if is_escape(rules, c):
                     v += 1.0
                 elif c < room:
-                    v += 0.5
+                    v += FITS_STRENGTH
             strength[s] = v
     live = [s for s in range(n) if strength[s] > 0]
     r = [0.0] * n

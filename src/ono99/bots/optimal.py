@@ -8,12 +8,14 @@ For each key it holds the action probabilities and each action's exact value (th
 expected return, +1 for a win and -1 for a loss, given the view, against the table's own
 play); its NashConv is stored beside them (docs/mini.md). The bot sees only its view.
 
+Holding Play 2 and Reverse at the first move of seed 6, Reverse is worth +0.933 under
+the solved play, Play 2 +0.375 (``make_bot("optimal")`` plays by the table's probabilities):
+
 >>> from ono99 import Game
->>> from ono99.bots import make_bot
->>> g = Game("mini", 2, seed=3)
->>> bot = make_bot("optimal", seed=1)
->>> bot.act(g.view(g.to_move)) in g.legal_actions()
-True
+>>> from ono99.cards import action_code
+>>> view = Game("mini", 2, seed=6).view(0)
+>>> {action_code(a): round(v, 3) for a, v in action_values(view).items()}
+{'P2': 0.375, 'R': 0.933}
 """
 
 from __future__ import annotations

@@ -60,8 +60,9 @@ from ono99.rules import Rules
 
 __all__ = ["BOTS", "BatchPolicy", "Ono99VectorEnv", "OpponentVecEnv"]
 
+_RANDOM, _GREEDY, _HEURISTIC = 0, 1, 2
 #: the compiled opponents, by name (their kernel codes)
-BOTS = {"random": 0, "greedy": 1, "heuristic": 2}
+BOTS = {"random": _RANDOM, "greedy": _GREEDY, "heuristic": _HEURISTIC}
 _LEARNER = -1
 #: a seat played outside the kernels: a policy evaluated on a batch of rows (Python/NumPy)
 _EXTERNAL = -2
@@ -80,24 +81,30 @@ def _greedy(st: I64) -> int:
 
 @njit(cache=True)
 def _bot_move(st: I64, cfg: I64, kind: int, rng: U64, ci: I64, weights: F64, hrng: U64) -> int:
-    if kind == 0:
+    if kind == _RANDOM:
         return int(st[k.O_LEGAL + int(random_float(rng) * st[k.S_N_LEGAL])])
-    if kind == 1:
+    if kind == _GREEDY:
         return _greedy(st)
     return heuristic_act(st, cfg, ci, weights, hrng)
 
 
 @njit(cache=True)
-def _play_bots(
-    st: I64, cfg: I64, bots: I64, seed: U64, rng: U64, ci: I64, weights: F64, hrng: U64,
-    hist: bool, played: F32, b: int, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64, gdl: I64,
+def _play(
+    st: I64, cfg: I64, first: int, bots: I64, seed: U64, rng: U64, ci: I64, weights: F64,
+    hrng: U64, hist: bool, played: F32, b: int, rs: U64, deck: I64, gh: I64, ghl: I64, gd: I64,
+    gdl: I64,
 ) -> None:  # fmt: skip
-    """The compiled bots move until the learner or a policy seat must act or the game is
-    over (draws at once); with ``hist``, each play is counted in row ``b`` of ``played``."""
-    while st[k.S_TO_MOVE] >= 0 and bots[st[k.S_TO_MOVE]] >= 0:
+    """``first`` (the learner's or a policy seat's action; -1: none) for the seat to move,
+    then the compiled bots until the learner or a policy seat must act or the game is over
+    (draws at once); with ``hist``, each play is counted in row ``b`` of ``played``."""
+    a = first
+    while st[k.S_TO_MOVE] >= 0 and (a >= 0 or bots[st[k.S_TO_MOVE]] >= 0):
         seat, round_before = st[k.S_TO_MOVE], st[k.S_ROUND]
-        a = _bot_move(st, cfg, bots[seat], rng, ci, weights, hrng)
-        r = k.play_fast(st, cfg, a)  # the common case without the generator's arrays
+        if a < 0:
+            a = _bot_move(st, cfg, bots[seat], rng, ci, weights, hrng)
+        # the common case without the generator's arrays, written out (every array a
+        # compiled call takes costs two atomic reference counts: ono99.fast.vec's note)
+        r = k.play_fast(st, cfg, a)
         if r == k.FAST_NO:
             k.apply(st, cfg, a, seed, rs, deck, gh, ghl, gd, gdl)
         elif r == k.FAST_SETTLE:
@@ -106,6 +113,7 @@ def _play_bots(
             advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
         if hist:
             record_play(played, b, seat, a, round_before, st[k.S_ROUND])
+        a = -1
 
 
 @njit(cache=True)
@@ -125,8 +133,8 @@ def _restart(
         st = states[b]
         if hist:
             clear_played(played, b)
-        _play_bots(
-            st, cfg, bots, seeds[b], rng, ci, weights, hrng, hist, played, b, rs, deck, gh,
+        _play(
+            st, cfg, -1, bots, seeds[b], rng, ci, weights, hrng, hist, played, b, rs, deck, gh,
             ghl, gd, gdl,
         )  # fmt: skip
         if st[k.S_TO_MOVE] >= 0:
@@ -167,20 +175,9 @@ def _step_rows(
         st = states[b]
         if learner:
             fresh[b] = False
-        seed = seeds[b]
-        seat, round_before, a = st[k.S_TO_MOVE], st[k.S_ROUND], actions[i]
-        r = k.play_fast(st, cfg, a)
-        if r == k.FAST_NO:
-            k.apply(st, cfg, a, seed, rs, deck, gh, ghl, gd, gdl)
-        elif r == k.FAST_SETTLE:
-            k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
-        if st[k.S_PENDING] >= 0:
-            advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
-        if hist:
-            record_play(played, b, seat, a, round_before, st[k.S_ROUND])
-        _play_bots(
-            st, cfg, bots, seed, rng, ci, weights, hrng, hist, played, b, rs, deck, gh, ghl, gd,
-            gdl,
+        _play(
+            st, cfg, actions[i], bots, seeds[b], rng, ci, weights, hrng, hist, played, b, rs,
+            deck, gh, ghl, gd, gdl,
         )  # fmt: skip
         if st[k.S_TO_MOVE] < 0:
             if not fresh[b]:

@@ -677,6 +677,29 @@ def play_fast(st: I64, cfg: I64, action: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def play(
+    st: I64,
+    cfg: I64,
+    action: int,
+    seed: U64,
+    rs: U64,
+    deck: I64,
+    gd_hands: I64,
+    gd_hlen: I64,
+    gd_draw: I64,
+    gd_dlen: I64,
+) -> None:
+    """:func:`apply` and then :func:`settle`, by way of :func:`play_fast` where it can (for
+    a caller that has the generator's arrays at hand and is not the hottest loop: those
+    write the three branches out, passing the arrays only in the rare ones)."""
+    r = play_fast(st, cfg, action)
+    if r == FAST_NO:
+        apply(st, cfg, action, seed, rs, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
+    elif r == FAST_SETTLE:
+        settle(st, cfg, -1, seed, rs, deck, gd_hands, gd_hlen, gd_draw, gd_dlen)
+
+
+@njit(cache=True, inline="always")
 def _play_card(st: I64, cfg: I64, p: int, c: int) -> None:
     """Card ``c`` played by ``p``, all but the draw that follows it (R-TURN-2): the caller
     draws (the turn's end touches neither hands nor piles, so the order is the same).

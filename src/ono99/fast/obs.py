@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from ono99 import layout as L
+from ono99.cards import HAND_SIZE
 from ono99.fast import core as k
 from ono99.fast.core import F32, I8, I64, U64
 
@@ -106,11 +107,7 @@ def advance(
     """Take every pending draw at once (R-DRAW-1), as :meth:`ono99.Game.take_draws`.
     (Callers test ``st[S_PENDING] >= 0`` first: a call with these arrays costs.)"""
     while st[k.S_PENDING] >= 0 and st[k.S_TO_MOVE] >= 0:
-        r = k.play_fast(st, cfg, k.DRAW)
-        if r == k.FAST_NO:
-            k.apply(st, cfg, k.DRAW, seed, rs, deck, gh, ghl, gd, gdl)
-        elif r == k.FAST_SETTLE:
-            k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
+        k.play(st, cfg, k.DRAW, seed, rs, deck, gh, ghl, gd, gdl)
 
 
 @njit(cache=True)
@@ -131,15 +128,11 @@ def env_step(st: I64, cfg: I64, action: int, seat: int, seed: U64, rs: U64, deck
     over), or -2 for an action ``seat`` may not make (nothing changed): one call per step."""
     if seat != st[k.S_TO_MOVE] or action < 0 or action >= k.DRAW or not k.is_legal(st, action):
         return -2
-    gh = np.zeros((0, k.MAXP, 4), np.int64)
+    gh = np.zeros((0, k.MAXP, HAND_SIZE), np.int64)  # no given deals (fast.game.NO_DEALS)
     ghl = np.zeros((0, k.MAXP), np.int64)
     gd = np.zeros((0, k.PILE_CAP), np.int64)
     gdl = np.zeros(0, np.int64)
-    r = k.play_fast(st, cfg, action)
-    if r == k.FAST_NO:
-        k.apply(st, cfg, action, seed, rs, deck, gh, ghl, gd, gdl)
-    elif r == k.FAST_SETTLE:
-        k.settle(st, cfg, -1, seed, rs, deck, gh, ghl, gd, gdl)
+    k.play(st, cfg, action, seed, rs, deck, gh, ghl, gd, gdl)
     if st[k.S_PENDING] >= 0:
         advance(st, cfg, seed, rs, deck, gh, ghl, gd, gdl)
     return int(st[k.S_TO_MOVE])

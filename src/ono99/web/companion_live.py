@@ -14,18 +14,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketState
 
 from ono99.i18n import N_
 from ono99.web.announce import catalog
 from ono99.web.conn import Conn, encode
 from ono99.web.limits import (
-    CLOSE_SILENT,
-    FLOODING,
-    TOO_LARGE,
-    TOO_MANY_MESSAGES,
     SocketGuard,
     Verdict,
+    frame_size,
 )
 
 __all__ = ["Screens"]
@@ -91,31 +88,18 @@ async def _read(websocket: WebSocket, conn: Conn, sock: SocketGuard) -> int:
     """Pings (a page checks its socket is alive) until the page goes (1000), floods (1000,
     after an error that says so) or, once it has pinged, falls silent for
     ``silent_seconds`` (``CLOSE_SILENT``): the close code."""
-    silent = sock.guard.limits.silent_seconds
     beating = False
     while True:
-        try:
-            if beating and silent > 0:
-                frame = await asyncio.wait_for(websocket.receive(), silent)
-            else:
-                frame = await websocket.receive()
-        except TimeoutError:
-            return CLOSE_SILENT
-        except (WebSocketDisconnect, RuntimeError):
-            return 1000
-        if frame["type"] == "websocket.disconnect":
-            return 1000
+        frame = await sock.receive(websocket, beating)
+        if isinstance(frame, int):
+            return frame
         text = frame.get("text")
-        size = len((text or "").encode("utf-8", "replace")) or len(frame.get("bytes") or b"")
-        verdict = sock.admit(size)
-        if verdict is Verdict.CLOSE:
-            _error(conn, FLOODING)
-            return 1000
-        if verdict is Verdict.SLOW_DOWN:
-            _error(conn, TOO_MANY_MESSAGES)
-        if verdict is Verdict.TOO_LARGE:
-            _error(conn, TOO_LARGE)
+        verdict = sock.admit(frame_size(frame))
         if verdict is not Verdict.OK:
+            if verdict.error is not None:
+                _error(conn, verdict.error)
+            if verdict is Verdict.CLOSE:
+                return 1000
             continue
         try:
             data = json.loads(text) if text is not None else None

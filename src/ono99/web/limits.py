@@ -15,6 +15,7 @@ dropped), and a connection that keeps flooding is told so and closed with 1008.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -27,7 +28,8 @@ from enum import Enum
 from typing import Any
 
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ono99.i18n import N_
 from ono99.web.announce import catalog, request_language
@@ -64,6 +66,7 @@ CLOSE_ADDRESS = 4429  # this address: too many connections or handshakes
 CLOSE_FULL = 1013  # try again later: the server is full
 CLOSE_FLOOD = 1008  # policy violation: kept flooding
 CLOSE_SILENT = 1001  # going away: a client that sent heartbeats fell silent
+CLOSE_GONE = 1000  # normal closure: the client went
 
 
 class LimitError(ValueError):
@@ -236,6 +239,18 @@ class Verdict(Enum):
     DROP = "drop"  # over the rate: drop it silently
     CLOSE = "close"  # kept flooding: say so and close
 
+    @property
+    def error(self) -> str | None:
+        """What the client is told of a refused message (untranslated; None: nothing)."""
+        return _REFUSALS.get(self)
+
+
+_REFUSALS = {
+    Verdict.TOO_LARGE: TOO_LARGE,
+    Verdict.SLOW_DOWN: TOO_MANY_MESSAGES,
+    Verdict.CLOSE: FLOODING,
+}
+
 
 class SocketGuard:
     """The limits of one open websocket. Each refused message is a strike, each accepted
@@ -268,6 +283,32 @@ class SocketGuard:
             self.warned = now
             return Verdict.SLOW_DOWN
         return Verdict.DROP
+
+    async def receive(self, websocket: WebSocket, beating: bool) -> Message | int:
+        """The client's next frame, or the close code: ``CLOSE_GONE`` when it went,
+        ``CLOSE_SILENT`` when it has sent a heartbeat (``beating``) and then nothing for
+        ``silent_seconds`` (0: no such rule)."""
+        silent = self.guard.limits.silent_seconds
+        try:
+            if beating and silent > 0:
+                frame = await asyncio.wait_for(websocket.receive(), silent)
+            else:
+                frame = await websocket.receive()
+        except TimeoutError:
+            return CLOSE_SILENT
+        except (WebSocketDisconnect, RuntimeError):
+            return CLOSE_GONE
+        if frame["type"] == "websocket.disconnect":
+            return CLOSE_GONE
+        return frame
+
+
+def frame_size(frame: Message) -> int:
+    """A frame's size in bytes: its text's in UTF-8, or its bytes'."""
+    text = frame.get("text")
+    if text is not None:
+        return len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+    return len(frame.get("bytes") or b"")
 
 
 class Guard:

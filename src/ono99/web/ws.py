@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from pydantic import ValidationError
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketState
 
 from ono99.i18n import LANGUAGES, N_
 from ono99.web.announce import catalog
@@ -21,11 +21,9 @@ from ono99.web.hub import Hub
 from ono99.web.limits import (
     CLOSE_FLOOD,
     CLOSE_SILENT,
-    FLOODING,
-    TOO_LARGE,
-    TOO_MANY_MESSAGES,
     SocketGuard,
     Verdict,
+    frame_size,
 )
 from ono99.web.protocol import HelloMsg, HintMsg, MoveMsg, PingMsg, client_message
 from ono99.web.tables import Table
@@ -104,38 +102,20 @@ async def _reader(websocket: WebSocket, table: Table, conn: Conn, sock: SocketGu
     ``silent_seconds`` is a phone that dropped off. Its seat is then disconnected at once,
     so the away clock starts now, not after the websocket layer's ping timeout. A client
     that never sends ``ping`` (a script) is judged by its socket alone."""
-    silent = sock.guard.limits.silent_seconds
     beating = False
     while True:
-        try:
-            if beating and silent > 0:
-                frame = await asyncio.wait_for(websocket.receive(), silent)
-            else:
-                frame = await websocket.receive()
-        except TimeoutError:
-            log.info("ono99: table %s: a silent connection is closed", table.id)
-            return CLOSE_SILENT
-        except (WebSocketDisconnect, RuntimeError):
-            return 1000
-        if frame["type"] == "websocket.disconnect":
-            return 1000
+        frame = await sock.receive(websocket, beating)
+        if isinstance(frame, int):
+            if frame == CLOSE_SILENT:
+                log.info("ono99: table %s: a silent connection is closed", table.id)
+            return frame
         text = frame.get("text")
-        raw = frame.get("bytes")
-        if text is not None:
-            size = len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
-        else:
-            size = len(raw or b"")
-        verdict = sock.admit(size)
-        if verdict is Verdict.DROP:
-            continue
-        if verdict is Verdict.CLOSE:
-            _reply_error(table, conn, FLOODING)
-            return CLOSE_FLOOD
-        if verdict is Verdict.SLOW_DOWN:
-            _reply_error(table, conn, TOO_MANY_MESSAGES)
-            continue
-        if verdict is Verdict.TOO_LARGE:
-            _reply_error(table, conn, TOO_LARGE)
+        verdict = sock.admit(frame_size(frame))
+        if verdict is not Verdict.OK:
+            if verdict.error is not None:
+                _reply_error(table, conn, verdict.error)
+            if verdict is Verdict.CLOSE:
+                return CLOSE_FLOOD
             continue
         if text is None:
             _reply_error(table, conn, N_("messages must be JSON text"))
