@@ -417,19 +417,15 @@ class Ono99VectorEnv(gymnasium.vector.VectorEnv):
         rules: str | Rules = "mattel2022",
         players: int = 2,
         num_envs: int = 64,
-        *,
-        opponents: str | Sequence[str] = "heuristic",
-        seat: int = 0,
-        history: bool = False,
-        **options: Any,
+        **settings: Any,
     ) -> None:
+        """``num_envs`` is :class:`OpponentVecEnv`'s ``batch``; ``settings`` are its keyword
+        arguments, passed on (``opponents``, ``seat``, ``seed``, ``history``, rule options)."""
         from ono99.envs.encoding import observation_space
 
-        self.sim = OpponentVecEnv(
-            rules, players, num_envs, opponents=opponents, seat=seat, history=history, **options
-        )
+        self.sim = OpponentVecEnv(rules, players, num_envs, **settings)
         self.num_envs = num_envs
-        self.single_observation_space = observation_space(self.sim.rules, players, history)
+        self.single_observation_space = observation_space(self.sim.rules, players, self.sim.history)
         self.single_action_space = spaces.Discrete(k.N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
