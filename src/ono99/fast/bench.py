@@ -3,7 +3,7 @@
 It plays the very games the reference bench plays (:func:`ono99.bench.run_bench`):
 game ``g`` is dealt from seed ``seed + g``, and each move is ``legal[int(u * len(legal))]``,
 ``u`` the next float of the same stream (version 2, purpose PICK). So for a number of games both engines
-report the same steps (``tests/fast/test_bench.py``), and only the time differs.
+report the same steps (``tests/fast/test_cli.py``), and only the time differs.
 """
 
 from __future__ import annotations
