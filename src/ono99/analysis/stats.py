@@ -255,14 +255,21 @@ def _bots(games: Sequence[GameData]) -> dict[str, Any]:
 
 def _skill(games: Sequence[GameData], n: int) -> dict[str, Any] | None:
     """The reviewed games' figures (docs/analyze.md "How much is skill"): per bot, the
-    win chance its decisions lost; and how much of the outcome the deal predicted.
-
-    The deal's share is a Brier skill score: 1 - mean((result - dealt)^2) / mean((result -
-    1/n)^2), the part of the outcome's squared error that knowing each seat's dealt win
-    chance removes (0: the deal says nothing, 1: it decides the game)."""
+    win chance its decisions lost (:func:`_skill_bots`); and how much of the outcome the
+    deal predicted (:func:`_skill_deal`)."""
     seats = [(g, s, r) for g in games if g.review for s, r in enumerate(g.review)]
     if not seats:
         return None
+    return {
+        "games": sum(1 for g in games if g.review),
+        "bots": _skill_bots(seats),
+        "deal": _skill_deal(games, seats, n),
+    }
+
+
+def _skill_bots(seats: list[tuple[GameData, int, dict[str, Any]]]) -> dict[str, Any]:
+    """Per bot, over its reviewed seats: the decisions, the win chance each lost, the
+    mistakes, the loss per game."""
     by_bot: dict[str, list[dict[str, Any]]] = {}
     for g, s, r in seats:
         by_bot.setdefault(g.bots[s], []).append(r)
@@ -278,6 +285,16 @@ def _skill(games: Sequence[GameData], n: int) -> dict[str, Any] | None:
             "mistakes": rate(sum(r["mistakes"] for r in rs), decisions),
             "loss_per_game": describe([sum(r["losses"]) for r in rs]),
         }
+    return bots
+
+
+def _skill_deal(
+    games: Sequence[GameData], seats: list[tuple[GameData, int, dict[str, Any]]], n: int
+) -> dict[str, Any]:
+    """How much of the outcome the deal predicted: a Brier skill score, 1 - mean((result -
+    dealt)^2) / mean((result - 1/n)^2), the part of the outcome's squared error that knowing
+    each seat's dealt win chance removes (0: the deal says nothing, 1: it decides the
+    game); and how often the seat the deal favoured won."""
     done = [(r["start"], r["result"]) for _, _, r in seats if r["result"] is not None]
     even = 1.0 / n
     brier_deal = statistics.fmean((res - st) ** 2 for st, res in done) if done else 0.0
@@ -290,16 +307,12 @@ def _skill(games: Sequence[GameData], n: int) -> dict[str, Any] | None:
         fav = [r for r in g.review if r["start"] == top]
         favourite += statistics.fmean(r["result"] for r in fav)
     return {
-        "games": sum(1 for g in games if g.review),
-        "bots": bots,
-        "deal": {
-            "dealt": describe([st for st, _ in done]),
-            "brier_deal": _r(brier_deal),
-            "brier_even": _r(brier_even),
-            "share": _r(1.0 - brier_deal / brier_even) if brier_even else 0.0,
-            "favourite_won": rate(favourite, len(finished)),
-            "even": _r(even),
-        },
+        "dealt": describe([st for st, _ in done]),
+        "brier_deal": _r(brier_deal),
+        "brier_even": _r(brier_even),
+        "share": _r(1.0 - brier_deal / brier_even) if brier_even else 0.0,
+        "favourite_won": rate(favourite, len(finished)),
+        "even": _r(even),
     }
 
 
