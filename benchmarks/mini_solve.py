@@ -56,7 +56,8 @@ import pyspiel
 from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import exploitability
 
-import ono99.envs.openspiel  # noqa: F401 (registers python_ono99)
+import ono99.envs.openspiel  # registers python_ono99
+import ono99.envs.policy  # noqa: F401 (registers the bot policy:PATH)
 from ono99.bots import Bot, make_bot, register_param
 from ono99.bots.evaluate import DEFAULT_SAMPLES, evaluate
 from ono99.bots.optimal import TABLE_PATH
@@ -65,8 +66,8 @@ from ono99.cards import action_code, parse_action
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_mini() -> Any:
-    return pyspiel.load_game("python_ono99", {"rules": "mini"})
+def load_mini(players: int = 2) -> Any:
+    return pyspiel.load_game("python_ono99", {"rules": "mini", "players": players})
 
 
 def log(*args: Any) -> None:
@@ -87,6 +88,8 @@ class Tree:
         self.info: list[str] = []
         self.children: list[list[tuple[int, Fraction | None, int]]] = []
         self.value: list[float] = []
+        #: at a terminal, every player's return (the value above is player 0's)
+        self.returns: dict[int, list[float]] = {}
 
     def add(self, state: Any) -> int:
         i = len(self.kind)
@@ -97,6 +100,7 @@ class Tree:
             self.player.append(-1)
             self.info.append("")
             self.value[i] = state.returns()[0]
+            self.returns[i] = list(state.returns())
             return i
         if state.is_chance_node():
             self.kind.append("c")
@@ -266,6 +270,114 @@ class Arrays:
         return self.best_response_value(sigma, 0) + self.best_response_value(sigma, 1)
 
 
+class ArraysN(Arrays):
+    """:class:`Arrays` for any number of players (3 in the larger variant): every
+    player's return at the terminals, reach per player, the exact best response of each
+    player, NashConv as the sum of what each gains by its best response, and CFR+."""
+
+    def __init__(self, tree: Tree) -> None:
+        super().__init__(tree)
+        self.players = max(self.info_player) + 1
+        self.ret = np.zeros((self.n, self.players))
+        for i, r in tree.returns.items():
+            self.ret[i] = r
+
+    def reach_all(self, sigma: Any) -> Any:
+        """Each node's reach by each player's actions (rows 0..P-1) and by chance (row P)."""
+        players = self.players
+        mult = np.ones((players, self.n))
+        for p in range(players):
+            m = self.mover == p
+            mult[p][m] = sigma[self.ia[m]]
+        r = np.ones((players + 1, self.n))
+        for level in self.levels:
+            par = self.parent[level]
+            r[:players, level] = r[:players, par] * mult[:, level]
+            r[players, level] = r[players, par] * self.chance_p[level]
+        return r
+
+    def values_of(self, sigma: Any, p: int) -> Any:
+        """Each node's value to player ``p`` when all play ``sigma``."""
+        w = np.where(self.mover >= 0, sigma[np.maximum(self.ia, 0)], self.chance_p)
+        v = np.where(self.terminal, self.ret[:, p], 0.0)
+        for level in reversed(self.levels):
+            par = self.parent[level]
+            ups = np.unique(par)
+            acc = np.bincount(par, weights=w[level] * v[level], minlength=self.n)
+            v[ups] = acc[ups]
+        return v
+
+    def cf_reach(self, r: Any, p: int) -> Any:
+        """The reach of everyone but ``p`` (the others' actions and chance)."""
+        return np.prod(np.delete(r, p, axis=0), axis=0)
+
+    def br_value(self, sigma: Any, br: int) -> float:
+        """The value to player ``br`` of its exact best response to the others' ``sigma``
+        (as :meth:`Arrays.best_response_value`, with ``br``'s own returns)."""
+        cf = self.cf_reach(self.reach_all(sigma), br)
+        v = np.where(self.terminal, self.ret[:, br], 0.0)
+        w = np.where(self.mover >= 0, sigma[np.maximum(self.ia, 0)], self.chance_p)
+        mine = self.ia_player == br
+        for level in reversed(self.levels):
+            par = self.parent[level]
+            ups = np.unique(par)
+            br_kids = self.mover[level] == br
+            kids = level[br_kids]
+            wk = w[level]
+            if len(kids):
+                q = np.bincount(self.ia[kids], weights=cf[self.parent[kids]] * v[kids],
+                                minlength=self.n_ia)  # fmt: skip
+                best = np.full(len(self.actions), -np.inf)
+                np.maximum.at(best, self.ia_info, np.where(mine, q, -np.inf))
+                is_best = (q == best[self.ia_info]) & mine
+                first = np.full(len(self.actions), -1, np.int64)
+                idx = np.flatnonzero(is_best)[::-1]
+                first[self.ia_info[idx]] = idx
+                chosen = np.zeros(self.n_ia, bool)
+                chosen[first[first >= 0]] = True
+                wk = np.where(br_kids, chosen[np.maximum(self.ia[level], 0)], w[level])
+            acc = np.bincount(par, weights=wk * v[level], minlength=self.n)
+            v[ups] = acc[ups]
+        return float(v[0])
+
+    def nash_conv_n(self, sigma: Any) -> float:
+        """Sum over the players of what a best response gains over ``sigma``'s value."""
+        return sum(
+            self.br_value(sigma, p) - float(self.values_of(sigma, p)[0])
+            for p in range(self.players)
+        )
+
+    def cfr_plus(self, iterations: int, every: int) -> tuple[Any, list[Any]]:
+        """CFR+ as :func:`cfr_plus`, for any number of players (with three it has no
+        guarantee of reaching an equilibrium: it is one approximate method)."""
+        regret = np.zeros(self.n_ia)
+        avg = np.zeros(self.n_ia)
+        curve: list[Any] = []
+        t0 = time.process_time()
+        nodes = np.flatnonzero(self.node_info >= 0)
+        for t in range(1, iterations + 1):
+            for p in range(self.players):
+                sigma = self.normalize(regret)
+                r = self.reach_all(sigma)
+                v = self.values_of(sigma, p)
+                kids = np.flatnonzero(self.mover == p)
+                par = self.parent[kids]
+                cf = self.cf_reach(r, p)[par]
+                inst = np.bincount(self.ia[kids], weights=cf * (v[kids] - v[par]),
+                                   minlength=self.n_ia)  # fmt: skip
+                mine = self.ia_player == p
+                regret = np.where(mine, np.maximum(regret + inst, 0.0), regret)
+                reach_info = np.zeros(len(self.actions))
+                reach_info[self.node_info[nodes]] = r[p][nodes]
+                avg = np.where(mine, avg + t * reach_info[self.ia_info] * sigma, avg)
+            if t % every == 0 or t == iterations:
+                nc = self.nash_conv_n(self.normalize(avg))
+                cpu = time.process_time() - t0
+                curve.append([t, nc, round(cpu, 1)])
+                log(f"CFR+ iteration {t}: NashConv {nc:.6f} ({cpu:.0f} s CPU)")
+        return self.normalize(avg), curve
+
+
 def cfr_plus(arr: Arrays, iterations: int, every: int) -> tuple[Any, list[Any]]:
     """CFR+ (regret matching+, alternating updates, linearly weighted average), vectorized
     over the whole tree; the NashConv of the average every ``every`` iterations."""
@@ -397,9 +509,10 @@ def nash_conv(game: Any, policy: os_policy.Policy) -> tuple[float, float]:
 
 def cmd_size(args: argparse.Namespace) -> None:
     t = time.perf_counter()
-    tree = build_tree(load_mini())
+    tree = build_tree(load_mini(args.players))
     seconds = time.perf_counter() - t
-    infos = [{tree.info[i] for i in range(len(tree)) if tree.player[i] == p} for p in (0, 1)]
+    seats = range(args.players)
+    infos = [{tree.info[i] for i in range(len(tree)) if tree.player[i] == p} for p in seats]
     views = {k.split("/", 1)[1] for s in infos for k in s}
     print(json.dumps({
         "histories": len(tree), "terminal": tree.kind.count("t"),
@@ -589,7 +702,7 @@ def cmd_bots(args: argparse.Namespace) -> None:
     from ono99.arena import make_spec, run_tournament
     from ono99.bots.optimal import load_table
 
-    game = load_mini()
+    game = load_mini(args.players)
     rows: list[dict[str, Any]] = []
     for name in args.bots.split(","):
         t = time.process_time()
@@ -599,7 +712,7 @@ def cmd_bots(args: argparse.Namespace) -> None:
             policy: os_policy.Policy = TablePolicy(game, probs, by_view=True)
         else:
             policy = BotPolicy(game, name, args.seed)
-        if name == "random":
+        if name == "random" and args.players == 2:
             # uniform over the legal actions: the whole tree, so the arrays' exact best
             # response (OpenSpiel's Python nash_conv gives the same 79/90, minutes slower)
             w0 = time.perf_counter()
@@ -609,11 +722,11 @@ def cmd_bots(args: argparse.Namespace) -> None:
         else:
             nc, seconds = nash_conv(game, policy)
         row: dict[str, Any] = {
-            "bot": name, "nash_conv": nc, "exploitability": nc / 2,
+            "bot": name, "nash_conv": nc, "exploitability": nc / args.players,
             "cpu_seconds": round(time.process_time() - t, 1), "wall_seconds": round(seconds, 1),
             "bot_calls": getattr(policy, "calls", 0),
         }  # fmt: skip
-        if name != "optimal" and args.games:
+        if name != "optimal" and args.games and args.players == 2:
             spec = make_spec([name, "optimal"], rules="mini", players=2, games=args.games,
                              seed=args.seed)  # fmt: skip
             res = run_tournament(spec, workers=args.workers)
@@ -624,7 +737,70 @@ def cmd_bots(args: argparse.Namespace) -> None:
                        edge_ci95=pair["ci95"])  # fmt: skip
         rows.append(row)
         log(json.dumps(row))
-    print(json.dumps({"seed": args.seed, "games": args.games, "rows": rows}))
+    print(json.dumps({"seed": args.seed, "games": args.games, "players": args.players,
+                      "rows": rows}))  # fmt: skip
+
+
+def mccfr_sigma(arr: Arrays, solver: Any) -> Any:
+    """The average policy of OpenSpiel's MCCFR solver as ``arr``'s flat table (uniform at
+    an information state it never visited)."""
+    flat = np.zeros(arr.n_ia)
+    for k, info in enumerate(arr.infos):
+        entry = solver._infostates.get(info)
+        if entry is not None:  # [regrets, average policy], in legal-action order
+            lo = arr.offset[k]
+            flat[lo : lo + len(arr.actions[k])] = entry[1]
+    return arr.normalize(flat)
+
+
+def cmd_approx(args: argparse.Namespace) -> None:
+    """The larger variant, ``mini`` with ``--players`` 3: the tree walked once, then two
+    approximate methods, CFR+ on the arrays (``--cfr-iterations``) and OpenSpiel's
+    external-sampling MCCFR on the python game (``--mccfr-minutes`` of CPU), each average
+    policy measured by the exact best response of every player on the arrays."""
+    from open_spiel.python.algorithms import external_sampling_mccfr
+
+    game = load_mini(args.players)
+    t = time.process_time()
+    tree = build_tree(game)
+    arr = ArraysN(tree)
+    walk = time.process_time() - t
+    log(f"tree: {len(tree)} histories, {len(arr.infos)} information states, {walk:.0f} s CPU")
+    rows: list[dict[str, Any]] = []
+
+    def row(name: str, nc: float, cpu: float, **extra: Any) -> None:
+        rows.append({"bot": name, "nash_conv": nc, "exploitability": nc / args.players,
+                     "cpu_seconds": round(cpu, 1), **extra})  # fmt: skip
+        log(json.dumps(rows[-1]))
+
+    t = time.process_time()
+    row("random", arr.nash_conv_n(arr.normalize(np.zeros(arr.n_ia))), time.process_time() - t)
+    t = time.process_time()
+    _, curve = arr.cfr_plus(args.cfr_iterations, args.cfr_every)
+    row(f"CFR+ ({args.cfr_iterations} iterations)", curve[-1][1], time.process_time() - t,
+        curve=curve)  # fmt: skip
+    np.random.seed(args.seed)  # OpenSpiel's MCCFR samples with NumPy's global generator
+    solver = external_sampling_mccfr.ExternalSamplingSolver(game)
+    mcurve: list[Any] = []
+    spent, iterations, budget = 0.0, 0, args.mccfr_minutes * 60
+    next_eval = budget / args.mccfr_points
+    t0 = time.process_time()
+    while spent < budget:
+        solver.iteration()
+        iterations += 1
+        spent = time.process_time() - t0
+        if spent >= next_eval or spent >= budget:
+            next_eval += budget / args.mccfr_points
+            t = time.process_time()
+            nc = arr.nash_conv_n(mccfr_sigma(arr, solver))
+            t0 += time.process_time() - t  # measuring is not the solver's time
+            mcurve.append([iterations, round(spent, 1), nc, len(solver._infostates)])
+            log(f"MCCFR {iterations} iterations, {spent:.0f} s CPU: NashConv {nc:.4f}")
+    row(f"MCCFR, external sampling ({iterations} iterations)", mcurve[-1][2], spent,
+        curve=mcurve)  # fmt: skip
+    print(json.dumps({"players": args.players, "seed": args.seed, "games": 0,
+                      "histories": len(tree), "information_states": len(arr.infos),
+                      "walk_cpu_seconds": round(walk, 1), "rows": rows}))  # fmt: skip
 
 
 def cmd_table(args: argparse.Namespace) -> None:
@@ -632,15 +808,18 @@ def cmd_table(args: argparse.Namespace) -> None:
     from ono99.bots.optimal import load_table
 
     rows = []
+    players = 2
     for path in args.files:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         rows += [dict(r, seed=data["seed"]) for r in data["rows"]]
+        players = data.get("players", 2)
     print("| bot | NashConv | exploitability | vs `optimal`: win rate (95 % CI) "
           "| paired edge (95 % CI) | games |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|")
-    table = load_table()
-    nc = table.get("nash_conv_openspiel") or table["nash_conv"]
-    print(f"| `optimal` | {nc:.5f} | {nc / 2:.5f} | — | — | — |")
+    if players == 2:
+        table = load_table()
+        nc = table.get("nash_conv_openspiel") or table["nash_conv"]
+        print(f"| `optimal` | {nc:.5f} | {nc / 2:.5f} | — | — | — |")
     for r in rows:
         if r["bot"] == "optimal":
             continue
@@ -656,7 +835,8 @@ def cmd_table(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("size")
+    sz = sub.add_parser("size")
+    sz.add_argument("--players", type=int, default=2, choices=(2, 3))
     s = sub.add_parser("solve")
     s.add_argument("--iterations", type=int, default=2000)
     s.add_argument("--every", type=int, default=250)
@@ -675,6 +855,15 @@ def main() -> None:
     b.add_argument("--games", type=int, default=2000)
     b.add_argument("--seed", type=int, default=37)
     b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--players", type=int, default=2, choices=(2, 3),
+                   help="3: NashConv only (optimal plays 2 players)")  # fmt: skip
+    ap_ = sub.add_parser("approx")
+    ap_.add_argument("--players", type=int, default=3, choices=(2, 3))
+    ap_.add_argument("--cfr-iterations", type=int, default=200)
+    ap_.add_argument("--cfr-every", type=int, default=50)
+    ap_.add_argument("--mccfr-minutes", type=float, default=5.0, help="CPU minutes of MCCFR")
+    ap_.add_argument("--mccfr-points", type=int, default=5, help="measures along the way")
+    ap_.add_argument("--seed", type=int, default=37)
     tb = sub.add_parser("table")
     tb.add_argument("files", nargs="+")
     args = ap.parse_args()
@@ -683,6 +872,7 @@ def main() -> None:
         "solve": cmd_solve,
         "check": cmd_check,
         "bots": cmd_bots,
+        "approx": cmd_approx,
         "table": cmd_table,
     }[args.cmd](args)
 

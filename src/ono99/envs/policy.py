@@ -16,18 +16,24 @@ the policy was trained on, docs/envs.md) and plays the legal action of highest l
 A file holds ``w0, b0, w1, b1, …`` (layer ``k``: ``x @ w{k} + b{k}``, ReLU between
 layers, the last layer's 18 outputs the logits), ``scale`` (the observation is divided by
 it before the first layer) and ``meta``, a JSON object with at least ``rules``,
-``players`` and ``obs_size``.
+``players`` and ``obs_size``. Two optional ``meta`` entries: ``play_order`` (an int ``k``,
+default 0) appends :func:`play_order` of the view, the last ``k`` cards of the discard pile
+one-hot, most recent first (what a ``mini`` player saw played, in order: docs/mini.md);
+``sample`` (true) plays a legal action drawn from the softmax of the legal logits, from
+the bot's seed, instead of the highest.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ono99.bots.base import Bot, register_param
-from ono99.cards import NUM_ACTIONS
+from ono99.cards import NUM_ACTIONS, NUM_CARDS
 from ono99.envs._deps import missing
 from ono99.errors import Ono99Error
 from ono99.i18n import N_, os_reason
@@ -44,7 +50,7 @@ except ImportError as e:  # pragma: no cover - the rl extra is installed in test
 
 from ono99.envs.encoding import encode, obs_size
 
-__all__ = ["MLPPolicy", "PolicyBot", "ZOO", "policy_file", "zoo_names"]
+__all__ = ["MLPPolicy", "PolicyBot", "ZOO", "observe", "play_order", "policy_file", "zoo_names"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -145,19 +151,50 @@ class MLPPolicy:
         return np.asarray(masked.argmax(axis=-1), np.int64)
 
 
+def play_order(view: PlayerView, k: int) -> F32:
+    """The last ``k`` cards of ``view``'s discard pile, most recent first, one-hot
+    (``k`` rows of :data:`NUM_CARDS`, flattened; rows past the pile's bottom are 0): public,
+    every player saw these cards played (R-SET-1).
+
+    >>> from ono99 import Game
+    >>> g = Game("mini", 2, seed=3)
+    >>> _ = g.apply(g.legal_actions()[0])
+    >>> v = play_order(g.view(1), 2).reshape(2, -1)
+    >>> int(v[0].argmax()) == g.view(1).discard[-1], float(v[1].sum())
+    (True, 0.0)
+    """
+    out = np.zeros((k, NUM_CARDS), np.float32)
+    for i, card in enumerate(reversed(view.discard[-k:] if k else ())):
+        out[i, card] = 1.0
+    return out.ravel()
+
+
+def observe(view: PlayerView, meta: Mapping[str, Any]) -> F32:
+    """The vector a policy with ``meta`` reads for ``view`` (before the scale):
+    :func:`~ono99.envs.encoding.encode`, then :func:`play_order` if ``meta`` asks."""
+    k = int(meta.get("play_order", 0))
+    obs = encode(view)
+    return np.concatenate([obs, play_order(view, k)]) if k else obs
+
+
 class PolicyBot(Bot):
-    """Plays a :class:`MLPPolicy`: the legal action of highest logit for its view."""
+    """Plays a :class:`MLPPolicy`: the legal action of highest logit for its view (or one
+    drawn from the softmax of the legal logits, seeded, if the policy's ``meta`` says
+    ``sample``)."""
 
     name = "policy"
 
-    def __init__(self, policy: MLPPolicy) -> None:
+    def __init__(self, policy: MLPPolicy, seed: int = 0) -> None:
         self.policy = policy
+        self.order = int(policy.meta.get("play_order", 0))
+        self.sample = bool(policy.meta.get("sample", False))
+        self.rng = random.Random(seed)
 
     def check_game(self, rules: Rules, players: int) -> None:
         """A policy reads the observation of the player count it was trained for: refuse
         another count before a game starts, in one line (not at its first decision)."""
         size = int(self.policy.scale.shape[0])
-        if size != obs_size(players):
+        if size != obs_size(players) + self.order * NUM_CARDS:
             raise Ono99Error(
                 # TRANSLATORS: a learned policy (ono99 arena --bots policy:FILE) used in a
                 # game of another player count; {size} is the length of its input vector
@@ -172,10 +209,14 @@ class PolicyBot(Bot):
         legal = view.legal
         if len(legal) == 1:  # forced: no need to ask the network
             return int(legal[0])
-        obs = encode(view)
+        obs = observe(view, self.policy.meta)
         if obs.shape[0] != self.policy.scale.shape[0]:  # used outside a tournament's check
             self.check_game(view.rules, view.players)
         logits = self.policy.logits(obs)
+        if self.sample:
+            top = max(float(logits[a]) for a in legal)
+            weights = [math.exp(float(logits[a]) - top) for a in legal]
+            return int(self.rng.choices(legal, weights)[0])
         return int(max(legal, key=lambda a: float(logits[a])))
 
 
@@ -186,8 +227,8 @@ _LOADED: dict[str, MLPPolicy] = {}
 @register_param("policy", listed=False)
 def _policy_bot(seed: int, path: str) -> Bot:
     """``policy:PATH``: the policy saved at PATH, or the model zoo's ``zoo/NAME`` (the
-    seed is unused: it plays its highest logit)."""
+    seed is used only by a policy that samples its actions)."""
     policy = _LOADED.get(path)
     if policy is None:
         policy = _LOADED[path] = MLPPolicy.load(policy_file(path))
-    return PolicyBot(policy)
+    return PolicyBot(policy, seed)

@@ -1,0 +1,125 @@
+"""The learned policy of ``mini`` (docs/mini.md, issue 37): the play order it reads, its
+sampled play, the shipped file, and a tiny run of ``benchmarks/mini_learn.py``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ono99 import Game
+from ono99.arena import make_spec, run_tournament
+from ono99.bots import make_bot
+from ono99.envs.encoding import NUM_CARDS, encode, obs_size
+from ono99.envs.policy import MLPPolicy, PolicyBot, observe, play_order
+
+ROOT = Path(__file__).resolve().parents[2]
+#: the learned policy docs/mini.md measures: the network playing its highest logit, and
+#: the same network sampling its softmax
+RUN = ROOT / "benchmarks" / "results" / "mini" / "ppo-selfplay-1"
+SHIPPED = RUN / "policy-highest.npz"
+
+
+def order_policy(seed: int, players: int = 2, sample: bool = False) -> MLPPolicy:
+    rng = np.random.default_rng(seed)
+    n = obs_size(players) + 8 * NUM_CARDS
+    weights = [
+        (rng.normal(size=(n, 8)).astype(np.float32), rng.normal(size=8).astype(np.float32)),
+        (rng.normal(size=(8, 18)).astype(np.float32), rng.normal(size=18).astype(np.float32)),
+    ]
+    meta = {"rules": "mini", "players": players, "obs_size": n, "play_order": 8,
+            "sample": sample}  # fmt: skip
+    return MLPPolicy(weights, np.ones(n, np.float32), meta)
+
+
+def play_out(g: Game, bots: list[PolicyBot]) -> list[int]:
+    """Play ``g`` to its end with ``bots`` (one per seat), each move checked legal."""
+    moves = []
+    while g.winner is None:
+        view = g.view(g.to_move)
+        action = bots[g.to_move].act(view)
+        assert action in view.legal
+        g.apply(action)
+        moves.append(action)
+    return moves
+
+
+def test_the_play_order_is_the_discard_pile_most_recent_first() -> None:
+    """R-SET-1: the block holds only cards every player saw played (the discard pile)."""
+    g = Game("mini", 2, seed=11)
+    while len(g.discard) < 3 and g.winner is None:
+        g.apply(g.legal_actions()[0])
+    view = g.view(g.to_move)
+    block = play_order(view, 8).reshape(8, NUM_CARDS)
+    assert [int(row.argmax()) for row in block[: len(view.discard)]] == list(reversed(view.discard))
+    assert block.sum() == len(view.discard) and block[len(view.discard) :].sum() == 0
+    obs = observe(view, {"play_order": 8})
+    assert np.array_equal(obs[: obs_size(2)], encode(view))
+    assert np.array_equal(observe(view, {}), encode(view))
+
+
+def test_a_sampling_policy_plays_legal_moves_from_its_seed() -> None:
+    pol = order_policy(1, sample=True)
+    games = [play_out(Game("mini", 2, seed=s), [PolicyBot(pol, 5), PolicyBot(pol, 6)])
+             for s in range(20)]  # fmt: skip
+    again = [play_out(Game("mini", 2, seed=s), [PolicyBot(pol, 5), PolicyBot(pol, 6)])
+             for s in range(20)]  # fmt: skip
+    assert games == again
+    # sampling, not the highest logit: some seed plays another game
+    other = [play_out(Game("mini", 2, seed=s), [PolicyBot(pol, 7), PolicyBot(pol, 8)])
+             for s in range(20)]  # fmt: skip
+    assert other != games
+
+
+def test_the_play_order_counts_in_the_player_check() -> None:
+    bot = PolicyBot(order_policy(2))
+    g = Game("mini", 2, seed=1)
+    bot.check_game(g.rules, 2)  # accepted
+    with pytest.raises(ValueError, match="trained for 2 players"):
+        bot.check_game(g.rules, 3)
+
+
+@pytest.mark.skipif(not SHIPPED.exists(), reason="the learned mini policy is not in this tree")
+@pytest.mark.parametrize("path", [SHIPPED, RUN / "policy.npz"], ids=["highest", "sampled"])
+def test_the_learned_mini_policy_plays_legal_moves_in_the_arena(path: Path) -> None:
+    """The files docs/mini.md measures: ``policy:PATH`` in ``mini`` against ``optimal``
+    (the arena raises on an illegal action), and move by move in games of its own."""
+    pol = MLPPolicy.load(path)
+    assert pol.meta["rules"] == "mini" and pol.meta["play_order"] == 8
+    assert pol.meta["sample"] == (path != SHIPPED)
+    name = f"policy:{path}"
+    res = run_tournament(make_spec([name, "optimal"], rules="mini", games=20, seed=3), workers=1)
+    assert res["bots"][name]["games"] == 20
+    bots = [make_bot(name, 1), make_bot(name, 2)]
+    assert all(isinstance(b, PolicyBot) for b in bots)
+    for s in range(10):
+        play_out(Game("mini", 2, seed=s), bots)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_a_tiny_run_of_mini_learn(tmp_path: Path) -> None:
+    """``mini_learn.py train`` for two iterations, then ``eval`` of its file: the exact
+    NashConv of a policy is in [0, 2] (the uniform policy's is 79/90) and the arena rows
+    are counted (the tree walk makes this slow: about a minute)."""
+    script = str(ROOT / "benchmarks" / "mini_learn.py")
+    cache = str(tmp_path / "tree.pkl")
+    out = tmp_path / "run"
+    run = [sys.executable, script, "train", "--seed", "3", "--out", str(out), "--cache", cache,
+           "--iterations", "2", "--games", "64", "--eval-every", "1", "--hidden", "8"]  # fmt: skip
+    p = subprocess.run(run, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "curve.json").read_text())
+    assert summary["iterations"] == 2 and summary["games"] == 128
+    assert [row[0] for row in summary["curve"]] == [0, 1, 2]
+    assert all(0 <= row[2] <= 2 and 0 <= row[3] <= 2 for row in summary["curve"])
+    ev = [sys.executable, script, "eval", str(out / "policy.npz"), "--cache", cache,
+          "--games", "4", "--against", "optimal"]  # fmt: skip
+    p = subprocess.run(ev, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    row = json.loads(p.stdout)["rows"][0]
+    assert row["games"] == 4 and 0 <= row["nash_conv"] <= 2
+    assert row["nash_conv"] == pytest.approx(summary["curve"][-1][2], abs=1e-6)
