@@ -26,6 +26,30 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+#: how long a page waits for the state a test needs (ms): Playwright's 30 s default was
+#: exceeded on a loaded 2-core machine (a service worker taking control, seen once); the
+#: tests wait for states, never for a time, so a longer bound only matters when it fails
+WAIT_MS = 90_000
+
+
+def _patient(browser: Any) -> None:
+    """Every context and page the tests open waits up to :data:`WAIT_MS`."""
+    new_context, new_page = browser.new_context, browser.new_page
+
+    def context(*args: Any, **kwargs: Any) -> Any:
+        ctx = new_context(*args, **kwargs)
+        ctx.set_default_timeout(WAIT_MS)
+        return ctx
+
+    def page(*args: Any, **kwargs: Any) -> Any:
+        p = new_page(*args, **kwargs)
+        p.context.set_default_timeout(WAIT_MS)
+        p.set_default_timeout(WAIT_MS)
+        return p
+
+    browser.new_context, browser.new_page = context, page
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """A headless Chromium, one per test module: Playwright's sync API keeps an event loop
@@ -42,6 +66,7 @@ def chromium() -> Iterator[Any]:
         browser = pw.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
         )
+        _patient(browser)
         yield browser
         browser.close()
 
