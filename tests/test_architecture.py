@@ -123,3 +123,36 @@ def test_no_module_calls_another_modules_private_methods(tmp_path: Path) -> None
     )
     (tmp_path / "b.py").write_text("def f(t):\n    t._sync()\n", encoding="utf-8")
     assert _private_method_calls(tmp_path) == ["b.py:2 calls t._sync"]
+
+
+#: the most branches one function may have (radon's cyclomatic complexity; issue 34): past
+#: this a function does several jobs and wants splitting
+MAX_COMPLEXITY = 25
+
+
+def _complexity(source: str) -> list[tuple[str, int]]:
+    from radon.complexity import cc_visit
+
+    out = []
+    for block in cc_visit(source):
+        out.append((block.fullname, block.complexity))
+        out += [
+            (f"{block.fullname}.{c.name}", c.complexity) for c in getattr(block, "closures", [])
+        ]
+    return out
+
+
+def test_no_function_is_too_complex() -> None:
+    too = [
+        f"{path.relative_to(REPO)}: {name} ({cc})"
+        for path in sorted((REPO / "src" / "ono99").rglob("*.py"))
+        for name, cc in _complexity(path.read_text(encoding="utf-8"))
+        if cc > MAX_COMPLEXITY
+    ]
+    assert not too, "\n".join(too)
+
+
+def test_the_complexity_check_can_fail() -> None:
+    branches = "".join(f"    if x == {i}:\n        return {i}\n" for i in range(MAX_COMPLEXITY))
+    [(name, cc)] = _complexity(f"def f(x):\n{branches}    return -1\n")
+    assert name == "f" and cc == MAX_COMPLEXITY + 1
