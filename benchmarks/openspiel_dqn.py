@@ -2,7 +2,7 @@
 players learning by self-play; the Q-network exported as a ``policy:PATH`` file
 (docs/baselines.md).
 
-    pip install 'ono99[openspiel]' torch dm-tree matplotlib
+    pip install 'ono99[rl]' torch dm-tree matplotlib
     nice -n 15 python benchmarks/openspiel_dqn.py --seed 3803 --steps 1000000 \\
         --out benchmarks/results/baselines/dqn-selfplay-3803
 

@@ -92,4 +92,5 @@ def test_play_help_names_policy_path() -> None:
         [sys.executable, "-m", "ono99", "play", "--help"], capture_output=True, text=True,
         env={**ENV, "COLUMNS": "200", "ONO99_LANG": "en"}, timeout=120, check=True,
     )  # fmt: skip
-    assert "policy:PATH" in p.stdout and "ismcts:N" in p.stdout
+    text = " ".join(p.stdout.split())
+    assert "policy:PATH" in text and "ismcts:N" in text and "policy:zoo/NAME" in text

@@ -189,7 +189,9 @@ def play(
             # TRANSLATORS: {levels} and {bots} are lists of names, kept in English
             help=_("Bot level ({levels}) or bot ({bots}).").format(
                 levels=", ".join(LEVELS),
-                bots=", ".join([*sorted(set(BOTS) - set(LEVELS)), "ismcts:N", "policy:PATH"]),
+                bots=", ".join(
+                    [*sorted(set(BOTS) - set(LEVELS)), "ismcts:N", "policy:PATH", "policy:zoo/NAME"]
+                ),
             ),
         ),
     ] = DEFAULT_LEVEL,
