@@ -173,6 +173,50 @@ def test_two_processes_share_a_table(two_servers: tuple[Server, Server]) -> None
     assert game.is_over and game.winner == final["view"]["winner"] and len(rec["moves"]) == moves
 
 
+def test_a_process_that_has_just_started_hears_every_change(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that starts while another runs is not yet in the other's list of live
+    processes (read at its heartbeat, here every 20 s), so that one would announce its
+    changes by the links alone, which the newcomer, without links
+    (``ONO99_PEER_HOST=off``, as an older release), does not hear. The newcomer's hello
+    (NOTIFY at its first heartbeat) makes the other announce by NOTIFY at once: the start
+    and every move made on the first process reach the client on the second
+    (R-TURN-1), long before the first one's next heartbeat."""
+    monkeypatch.setenv("ONO99_LIMITS", "off")
+    monkeypatch.setenv("ONO99_LEASE_SECONDS", "60")  # A's heartbeat: every 20 s
+    a = Server(pg_url, tmp_path / "a.log").start()
+    b = None
+    try:
+        t = create(a, players=2, seed=37)
+        ana = join(a, t["table"], "Ana")
+        monkeypatch.setenv("ONO99_PEER_HOST", "off")
+        monkeypatch.setenv("ONO99_LEASE_SECONDS", "1.5")
+        b = Server(pg_url, tmp_path / "b.log").start()
+        bo = join(b, t["table"], "Bo")
+        rng = random.Random(37)
+
+        async def game() -> dict[str, Any]:
+            ca = await Client.open(a, t["table"], ana["token"], seat=0)
+            cb = await Client.open(b, t["table"], bo["token"], seat=1)
+            await ca.next_state()
+            await cb.next_state()
+            start(a, t["table"], ana["token"])
+            final = await play_to_end([ca, cb], rng, timeout=60)
+            for c in (ca, cb):
+                assert not c.errors, c.errors
+            await cb.drain(0.3)
+            assert cb.state is not None and cb.state["view"]["moves"] == final["view"]["moves"]
+            return final
+
+        final = arun(game())
+        assert final["view"]["phase"] == "over" and final["view"]["moves"] > 10
+    finally:
+        a.stop()
+        if b is not None:
+            b.stop()
+
+
 @pytest.mark.slow
 def test_kill_9_one_process_mid_game(two_servers: tuple[Server, Server]) -> None:
     """The process that runs the bots dies (kill -9) mid-game: the player on it reconnects

@@ -103,6 +103,10 @@ class Hub:
         proc, table_id, moves = notices.parse(payload)
         if self.shared is not None and proc == self.shared.proc:
             return
+        if not table_id:  # "PROC:": a process has started (web/peers.py)
+            if self.shared is not None:
+                self.shared.peers.heard_of(proc)
+            return
         kind, other, thing = table_id.partition("/")  # table ids never hold a "/"
         if other:
             heard = self.watchers.get(kind)
@@ -114,13 +118,19 @@ class Hub:
             table.request_sync(moves)
 
     async def heartbeat(
-        self, proc: str, lease: float, addr: str | None = None, key: str | None = None
+        self,
+        proc: str,
+        lease: float,
+        addr: str | None = None,
+        key: str | None = None,
+        hello: bool = False,
     ) -> list[Peer]:
-        """Renew this process's lease (reached at ``addr`` with ``key``) and claim its
-        playing tables, in one transaction: the other live processes."""
+        """Renew this process's lease (reached at ``addr`` with ``key``; ``hello``: and
+        tell the others it is there) and claim its playing tables, in one transaction: the
+        other live processes."""
         tables = [t for t in self.tables.values() if t.phase == "playing"]
         ids = [t.id for t in tables]
-        owned, live = await self.db(self.store.heartbeat, proc, lease, ids, addr, key)
+        owned, live = await self.db(self.store.heartbeat, proc, lease, ids, addr, key, hello)
         await self.set_owned(tables, owned)
         return live
 

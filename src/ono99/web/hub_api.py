@@ -58,11 +58,16 @@ class HubApi(Protocol):
         ...
 
     async def heartbeat(
-        self, proc: str, lease: float, addr: str | None = None, key: str | None = None
+        self,
+        proc: str,
+        lease: float,
+        addr: str | None = None,
+        key: str | None = None,
+        hello: bool = False,
     ) -> list[tuple[str, str | None, str | None]]:
-        """Renew this process's lease (reached at ``addr`` with ``key``) and take over the
-        tables whose owner process has died (one transaction): the other live processes,
-        (id, address, key) each."""
+        """Renew this process's lease (reached at ``addr`` with ``key``; ``hello``: and
+        tell the others it is there) and take over the tables whose owner process has died
+        (one transaction): the other live processes, (id, address, key) each."""
         ...
 
     def on_notify(self, payload: str | None) -> None:

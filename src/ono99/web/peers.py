@@ -117,23 +117,30 @@ class Peers:
         return self._linked
 
     def push(self, payloads: list[str]) -> None:
-        """Send ``payloads`` (stored, committed) to every subscriber; from any thread."""
+        """Send ``payloads`` (stored, committed) to every subscriber; from any thread.
+        Never raises: what is committed stays told as stored (a subscriber that misses it
+        reads it back when its link drops)."""
         if not payloads or self._loop is None:
             return
         if threading.get_ident() == self._thread:
             self._send(payloads)
         else:
-            self._loop.call_soon_threadsafe(self._send, payloads)
+            with contextlib.suppress(RuntimeError):  # the loop has closed: shutting down
+                self._loop.call_soon_threadsafe(self._send, payloads)
 
     def _send(self, payloads: list[str]) -> None:
         data = ("\n".join(payloads) + "\n").encode()
         for pid, writer in list(self._subs.items()):
-            if writer.is_closing():
-                continue
-            writer.write(data)
-            if writer.transport.get_write_buffer_size() > MAX_BACKLOG:
+            try:
+                if writer.is_closing():
+                    continue
+                writer.write(data)
+                if writer.transport.get_write_buffer_size() <= MAX_BACKLOG:
+                    continue
                 log.warning("ono99: process %s reads too slowly: its link is dropped", pid)
-                self._drop(pid, writer)
+            except Exception:  # a broken link: dropped, the subscriber reads back
+                pass
+            self._drop(pid, writer)
 
     def _drop(self, pid: str, writer: asyncio.StreamWriter) -> None:
         if self._subs.get(pid) is writer:
@@ -143,6 +150,12 @@ class Peers:
 
     def _update(self) -> None:
         self._linked = self._live is not None and self._live <= self._subs.keys()
+
+    def heard_of(self, pid: str) -> None:
+        """Process ``pid`` has just started (its hello): announce by NOTIFY until it has
+        subscribed here (the next heartbeat brings its address)."""
+        self._live = {pid} if self._live is None else self._live | {pid}
+        self._update()
 
     def update(self, live: list[Peer]) -> None:
         """The other live processes as the heartbeat found them: subscribe to each one

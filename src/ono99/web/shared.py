@@ -97,15 +97,26 @@ class Shared:
 
     async def _heartbeat(self) -> None:
         await self.peers.start(peer_host())
+        lapsed = True
         while not self._stop.is_set():
             try:
                 peers = self.peers
-                live = await self.hub.heartbeat(self.proc, self.lease, peers.addr, peers.key)
+                live = await self.hub.heartbeat(
+                    self.proc, self.lease, peers.addr, peers.key, not self.ready.is_set()
+                )
                 peers.update(live)
+                if lapsed:
+                    # Until every other process has heard of this one (its hello, or its
+                    # own next heartbeat: within a third of a lease), one may announce a
+                    # change by the links alone, which this one does not hear yet: once a
+                    # lease on, read back every table loaded meanwhile (web/peers.py).
+                    lapsed = False
+                    asyncio.get_running_loop().call_later(self.lease, self.hub.on_notify, None)
                 self.ready.set()
             except asyncio.CancelledError:
                 raise
             except Exception as e:
+                lapsed = True  # the others may count it gone meanwhile
                 log.warning("ono99: heartbeat failed: %s", str(e).splitlines()[0] if str(e) else e)
             await asyncio.sleep(self.lease / 3)
 

@@ -482,12 +482,16 @@ class Store:
         table_ids: list[str] | None = None,
         addr: str | None = None,
         key: str | None = None,
+        hello: bool = False,
     ) -> tuple[set[str], list[tuple[str, str | None, str | None]]]:
         """This process is alive for ``lease`` more seconds (the database's clock), reached
         at ``addr`` with ``key`` (web/peers.py), and runs these of ``table_ids`` from now on
         (``claim``): one transaction. (Those tables, the other live processes: (id,
-        address, key) each.)"""
+        address, key) each.) ``hello``: also NOTIFY ``PROC:`` on commit, so that the
+        others know at once that this process is there (web/peers.py)."""
         with self.engine.begin() as c:
+            if hello:
+                c.execute(text("select pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": proc + ":"})
             c.execute(
                 text(
                     "insert into ono99_procs (id, expires, addr, key) values "
