@@ -61,7 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mini_solve import Arrays, Tree, load_mini, log
+from mini_solve import ArraysN, Tree, load_mini, log
 from ono99.envs.encoding import NUM_CARDS, bounds, obs_size
 from ono99.envs.policy import MLPPolicy, observe
 from ono99.rules import make_rules
@@ -71,7 +71,11 @@ I64 = npt.NDArray[np.int64]
 #: the play order the policy reads: every card of a ``mini`` game
 PLAY_ORDER = 8
 META: dict[str, Any] = {"rules": "mini", "players": 2, "play_order": PLAY_ORDER}
-DEFAULT_CACHE = Path("/tmp/ono99-mini-tree.pkl")
+
+
+def default_cache(players: int) -> Path:
+    """Where the walked tree is kept between runs (``--cache``)."""
+    return Path(f"/tmp/ono99-mini-tree-{players}p.pkl")
 
 
 # ------------------------------------------------------------------ the tree, observed
@@ -98,7 +102,8 @@ class Sim:
     chance probabilities, and each information state's observation and legal actions."""
 
     def __init__(self, tree: ObservedTree) -> None:
-        self.arr = arr = Arrays(tree)
+        self.arr = arr = ArraysN(tree)
+        self.players = arr.players
         n = arr.n
         width = max(len(c) for c in tree.children)
         self.kids = np.full((n, width), -1, np.int64)
@@ -154,14 +159,18 @@ class Sim:
         ks = np.concatenate(rec_k)
         js = np.concatenate(rec_j)
         player = np.array(arr.info_player, np.int64)[ks]
-        r0 = arr.value0[cur][g]
-        return ks, js, player, np.where(player == 0, r0, -r0)
+        return ks, js, player, arr.ret[cur[g], player]
 
     def nash_conv(self, probs: npt.NDArray[np.float64]) -> float:
-        return self.arr.nash_conv(self.flat(probs))
+        """The exact NashConv (2 players: ``Arrays.nash_conv``; more: the sum of every
+        player's best-response gain, ``ArraysN.nash_conv_n``)."""
+        if self.players == 2:
+            return self.arr.nash_conv(self.flat(probs))
+        return self.arr.nash_conv_n(self.flat(probs))
 
 
-def load_sim(cache: Path) -> Sim:
+def load_sim(cache: Path | None, players: int = 2) -> Sim:
+    cache = cache or default_cache(players)
     if cache.exists():
         with open(cache, "rb") as f:
             sim: Sim = pickle.load(f)  # our own file, written below
@@ -169,7 +178,7 @@ def load_sim(cache: Path) -> Sim:
     t = time.process_time()
     tree = ObservedTree()
     sys.setrecursionlimit(10_000)
-    tree.add(load_mini().new_initial_state())
+    tree.add(load_mini(players).new_initial_state())
     sim = Sim(tree)
     log(f"tree: {len(tree)} histories, {sim.n_info} information states, "
         f"{time.process_time() - t:.0f} s CPU")  # fmt: skip
@@ -194,8 +203,8 @@ def policy_probs(sim: Sim, policy: MLPPolicy, sample: bool) -> npt.NDArray[np.fl
     return best
 
 
-def obs_scale() -> F32:
-    high = bounds(make_rules("mini"), 2)[1]
+def obs_scale(players: int) -> F32:
+    high = bounds(make_rules("mini"), players)[1]
     return np.concatenate([high, np.ones(PLAY_ORDER * NUM_CARDS, np.float32)]).astype(np.float32)
 
 
@@ -215,8 +224,8 @@ def cmd_train(args: argparse.Namespace) -> None:
     (out / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     t0 = time.process_time()
     w0 = time.perf_counter()
-    sim = load_sim(Path(args.cache))
-    scale = obs_scale()
+    sim = load_sim(args.cache and Path(args.cache), args.players)
+    scale = obs_scale(args.players)
     x_all = torch.from_numpy(sim.obs / scale)
     legal = torch.from_numpy(sim.act >= 0)
     act_idx = torch.from_numpy(np.maximum(sim.act, 0))
@@ -241,7 +250,7 @@ def cmd_train(args: argparse.Namespace) -> None:
         layers = [m for m in actor if isinstance(m, nn.Linear)]
         weights = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
                    for m in layers]  # fmt: skip
-        meta = dict(META, obs_size=n_in, sample=True, trained_by="benchmarks/mini_learn.py",
+        meta = dict(META, players=args.players, obs_size=n_in, sample=True, trained_by="benchmarks/mini_learn.py",
                     seed=args.seed)  # fmt: skip
         return MLPPolicy(weights, scale, meta)
 
@@ -317,19 +326,20 @@ def cmd_eval(args: argparse.Namespace) -> None:
     import ono99.envs.policy  # noqa: F401 (registers policy:PATH)
     from ono99.arena import make_spec, run_tournament
 
-    sim = load_sim(Path(args.cache))
     pol = MLPPolicy.load(args.policy)
+    players = int(pol.meta.get("players", 2))
+    sim = load_sim(args.cache and Path(args.cache), players)
     t = time.process_time()
     nc = sim.nash_conv(policy_probs(sim, pol, sample=bool(pol.meta.get("sample"))))
     nc_argmax = sim.nash_conv(policy_probs(sim, pol, sample=False))
     name = f"policy:{args.policy}"
     row: dict[str, Any] = {
-        "bot": args.label or name, "nash_conv": nc, "exploitability": nc / 2,
+        "bot": args.label or name, "nash_conv": nc, "exploitability": nc / players,
         "nash_conv_highest_logit": nc_argmax, "cpu_seconds": round(time.process_time() - t, 1),
     }  # fmt: skip
     against: dict[str, Any] = {}
     for other in args.against.split(","):
-        spec = make_spec([name, other], rules="mini", players=2, games=args.games,
+        spec = make_spec([name, other], rules="mini", players=players, games=args.games,
                          seed=args.seed)  # fmt: skip
         res = run_tournament(spec, workers=args.workers)
         pair = res["pairs"][0]
@@ -342,7 +352,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
         if other == "optimal":
             row.update(result)
     row["against"] = against
-    print(json.dumps({"seed": args.seed, "games": args.games, "rows": [row]}))
+    print(json.dumps({"seed": args.seed, "games": args.games, "players": players,
+                      "rows": [row]}))  # fmt: skip
 
 
 def cmd_views(args: argparse.Namespace) -> None:
@@ -350,8 +361,8 @@ def cmd_views(args: argparse.Namespace) -> None:
     view keys (what ``optimal`` reads), the observation alone, the observation with the
     play order (with the legal actions: states with one vector but other legal actions
     are told apart by the mask)."""
-    sim = load_sim(Path(args.cache))
-    plain = obs_size(2)
+    sim = load_sim(args.cache and Path(args.cache), args.players)
+    plain = obs_size(args.players)
 
     def distinct(width: int) -> int:
         rows = {sim.obs[k, :width].tobytes() + sim.act[k].tobytes() for k in range(sim.n_info)}
@@ -369,7 +380,8 @@ def main() -> None:
     tr = sub.add_parser("train")
     tr.add_argument("--seed", type=int, default=1)
     tr.add_argument("--out", required=True)
-    tr.add_argument("--cache", default=str(DEFAULT_CACHE))
+    tr.add_argument("--players", type=int, default=2, choices=(2, 3))
+    tr.add_argument("--cache", default="", help="the walked tree's file (default in /tmp)")
     tr.add_argument("--iterations", type=int, default=500)
     tr.add_argument("--cpu-minutes", type=float, default=15.0,
                     help="stop early past this much CPU (a cap; the run says if it stopped)")  # fmt: skip
@@ -390,13 +402,14 @@ def main() -> None:
     ev = sub.add_parser("eval")
     ev.add_argument("policy")
     ev.add_argument("--label", default="")
-    ev.add_argument("--cache", default=str(DEFAULT_CACHE))
+    ev.add_argument("--cache", default="")
     ev.add_argument("--against", default="optimal,heuristic")
     ev.add_argument("--games", type=int, default=1000)
     ev.add_argument("--seed", type=int, default=37)
     ev.add_argument("--workers", type=int, default=1)
     vw = sub.add_parser("views")
-    vw.add_argument("--cache", default=str(DEFAULT_CACHE))
+    vw.add_argument("--players", type=int, default=2, choices=(2, 3))
+    vw.add_argument("--cache", default="")
     args = ap.parse_args()
     {"train": cmd_train, "eval": cmd_eval, "views": cmd_views}[args.cmd](args)
 

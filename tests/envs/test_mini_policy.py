@@ -101,25 +101,31 @@ def test_the_learned_mini_policy_plays_legal_moves_in_the_arena(path: Path) -> N
 
 
 @pytest.mark.slow
-def test_a_tiny_run_of_mini_learn(tmp_path: Path) -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_tiny_run_of_mini_learn(tmp_path: Path, players: int) -> None:
     """``mini_learn.py train`` for two iterations, then ``eval`` of its file: the exact
-    NashConv of a policy is in [0, 2] (the uniform policy's is 79/90) and the arena rows
-    are counted (the tree walk makes this slow: about a minute)."""
+    NashConv of a policy is in [0, 2] (the uniform policy's is 79/90 with 2 players) and
+    the arena rows are counted (the tree walk makes this slow: about a minute each)."""
     script = str(ROOT / "benchmarks" / "mini_learn.py")
     cache = str(tmp_path / "tree.pkl")
     out = tmp_path / "run"
     run = [sys.executable, script, "train", "--seed", "3", "--out", str(out), "--cache", cache,
-           "--iterations", "2", "--games", "64", "--eval-every", "1", "--hidden", "8"]  # fmt: skip
+           "--iterations", "2", "--games", "64", "--eval-every", "1", "--hidden", "8",
+           "--players", str(players)]  # fmt: skip
     p = subprocess.run(run, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "curve.json").read_text())
     assert summary["iterations"] == 2 and summary["games"] == 128
     assert [row[0] for row in summary["curve"]] == [0, 1, 2]
     assert all(0 <= row[2] <= 2 and 0 <= row[3] <= 2 for row in summary["curve"])
+    assert MLPPolicy.load(out / "policy.npz").meta["players"] == players
+    against = "optimal" if players == 2 else "heuristic"
     ev = [sys.executable, script, "eval", str(out / "policy.npz"), "--cache", cache,
-          "--games", "4", "--against", "optimal"]  # fmt: skip
+          "--games", "6", "--against", against]  # fmt: skip
     p = subprocess.run(ev, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr
-    row = json.loads(p.stdout)["rows"][0]
-    assert row["games"] == 4 and 0 <= row["nash_conv"] <= 2
+    data = json.loads(p.stdout)
+    row = data["rows"][0]
+    assert data["players"] == players and row["against"][against]["games"] == 6
+    assert 0 <= row["nash_conv"] <= 2
     assert row["nash_conv"] == pytest.approx(summary["curve"][-1][2], abs=1e-6)
