@@ -541,3 +541,37 @@ def test_the_loop_stores_a_batch_of_moves_whole_or_not_at_all(pg_url: str) -> No
     assert ("procA", "tableAAA", MovesNotice(0, 1, [("7", None)])) in got
     assert ("procA", "tableBBB", MovesNotice(0, 1, [("R", 2)])) in got
     assert ("procA", "tableAAA", MovesNotice(2, 3, [("9", None)])) in got
+
+
+def test_the_loop_heartbeat_renews_claims_and_lists_the_others(pg_url: str) -> None:
+    """The heartbeat sent from the event loop (web/pg_moves.py, one statement) does what
+    ``Store.heartbeat`` does: renews the lease, claims the tables nobody alive runs (and
+    only those: a table stays its live owner's), and lists the other live processes with
+    their addresses and keys; once an owner's lease has run out, its tables are taken
+    over."""
+    from ono99.web.pg_moves import QuickMoves
+    from ono99.web.store import Store, StoredTable
+
+    store = Store(pg_url)
+    for tid in ("tableAAA", "tableBBB"):
+        store.create_table(StoredTable(tid, tid[-3:] + "XYZ", 0.0, {}, 1, False))
+
+    async def scenario() -> None:
+        quick = QuickMoves(pg_url)
+        try:
+            a = await quick.heartbeat("procA", 60.0, ["tableAAA"], "127.0.0.1:1", "aa" * 32)
+            assert a == ({"tableAAA"}, [])
+            owned, live = store.heartbeat("procB", 60.0, ["tableAAA", "tableBBB"], None, None)
+            assert owned == {"tableBBB"} and live == [("procA", "127.0.0.1:1", "aa" * 32)]
+            b = await quick.heartbeat("procA", 60.0, ["tableAAA", "tableBBB"], None, None)
+            assert b == ({"tableAAA"}, [("procB", None, None)])
+            await quick.heartbeat("procB", -1.0, [], None, None)  # B's lease has run out
+            c = await quick.heartbeat("procA", 60.0, ["tableAAA", "tableBBB"], None, None)
+            assert c == ({"tableAAA", "tableBBB"}, [])
+        finally:
+            await quick.close()
+
+    try:
+        arun(scenario())
+    finally:
+        store.close()

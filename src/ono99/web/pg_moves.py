@@ -43,8 +43,32 @@ select count(pg_notify('{CHANNEL}', p)) from json_array_elements_text(%(p)s::jso
 """
 
 
+# A process's heartbeat (Store.heartbeat, without its hello) as one statement: renew the
+# lease, claim the tables (taking over those of dead processes), read the others alive.
+_BEAT = """
+with me as (
+    insert into ono99_procs (id, expires, addr, key)
+    values (%(p)s, extract(epoch from clock_timestamp()) + %(lease)s, %(a)s, %(k)s)
+    on conflict (id) do update set expires = excluded.expires
+), claimed as (
+    insert into ono99_owners (table_id, owner)
+    select t, %(p)s from json_array_elements_text(%(ids)s::json) as t
+    on conflict (table_id) do update set owner = excluded.owner
+    where ono99_owners.owner = excluded.owner or not exists (
+        select 1 from ono99_procs p where p.id = ono99_owners.owner
+        and p.expires > extract(epoch from clock_timestamp()))
+    returning table_id
+)
+select true, table_id, null, null from claimed
+union all
+select false, id, addr, key from ono99_procs
+where id <> %(p)s and expires > extract(epoch from clock_timestamp())
+"""
+
+
 class QuickMoves:
-    """Moves stored from the event loop itself, on a connection of its own."""
+    """Moves stored (and heartbeats) from the event loop itself, on a connection of its
+    own."""
 
     def __init__(self, url: str) -> None:
         self.dsn = libpq_dsn(url)
@@ -67,11 +91,7 @@ class QuickMoves:
         ]
         params = {"rows": json.dumps(rows), "p": json.dumps(payloads)}
         try:
-            conn = self._conn
-            if conn is None or conn.closed or conn.broken:
-                import psycopg
-
-                conn = self._conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+            conn = await self._connect()
             await conn.execute(_STORE, params)
         except Exception:
             if self._conn is not None and (self._conn.closed or self._conn.broken):
@@ -79,6 +99,31 @@ class QuickMoves:
             return None
         done: list[Exception | None] = [None] * len(items)
         return done
+
+    async def heartbeat(
+        self, proc: str, lease: float, table_ids: list[str], addr: str | None, key: str | None
+    ) -> tuple[set[str], list[tuple[str, str | None, str | None]]] | None:
+        """``Store.heartbeat`` (without its hello) in one statement on this connection, not
+        through a thread: None when it could not run (the caller then uses the store)."""
+        params = {"p": proc, "lease": lease, "a": addr, "k": key, "ids": json.dumps(table_ids)}
+        try:
+            conn = await self._connect()
+            cur = await conn.execute(_BEAT, params)
+            rows = await cur.fetchall()
+        except Exception:
+            if self._conn is not None and (self._conn.closed or self._conn.broken):
+                await self.close()
+            return None
+        owned = {r[1] for r in rows if r[0]}
+        return owned, [(r[1], r[2], r[3]) for r in rows if not r[0]]
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        conn = self._conn
+        if conn is None or conn.closed or conn.broken:
+            import psycopg
+
+            conn = self._conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        return conn
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None
