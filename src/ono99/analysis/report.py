@@ -179,7 +179,7 @@ def _skill(s: Mapping[str, Any]) -> str:
         "{games} games were reviewed as `ono99 review` does (docs/review.md): each decision "
         "with a choice valued from the deciding seat's own view, {samples} worlds a "
         "decision, every seat then playing the heuristic. A decision's loss is the win chance "
-        "it gave away against the best option; a mistake loses 5 points or more, clearly."
+        "it gave away against the best move; a mistake loses 5 points or more, clearly."
     ).format(games=skill["games"], samples=review.get("samples", "?"))
     labels = list(bots)
     chart = bar_chart(
