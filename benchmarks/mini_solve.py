@@ -448,9 +448,12 @@ class EvaluatorBot(Bot):
         return best
 
 
-# the arena plays it by name too, ``evaluator:N`` with N worlds a decision (its worker
-# processes are forked from this one)
-register_param("evaluator")(lambda seed, n: EvaluatorBot(seed, int(n)))
+def register_evaluator() -> None:
+    """Let the arena play it by name too, ``evaluator:N`` with N worlds a decision (its
+    worker processes are forked from this one). Called by ``bots`` only: registered at
+    import, the name would join every bot list of a process that imports this script (the
+    tests do), the help and the unknown-bot message among them."""
+    register_param("evaluator", listed=False)(lambda seed, n: EvaluatorBot(seed, int(n)))
 
 
 class BotPolicy(os_policy.Policy):  # type: ignore[misc]
@@ -701,6 +704,8 @@ def openspiel_cfr_cost(tree: Tree, iterations: int) -> str:
 def cmd_bots(args: argparse.Namespace) -> None:
     from ono99.arena import make_spec, run_tournament
     from ono99.bots.optimal import load_table
+
+    register_evaluator()
 
     game = load_mini(args.players)
     rows: list[dict[str, Any]] = []
