@@ -275,16 +275,3 @@ def test_review_speed_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["compiled_review"]["games"] == 1
     assert result["hint"]["positions"] == result["compiled_review"]["decisions_median"]
     assert 0 < result["hint"]["cpu_s_p50"] <= result["hint"]["cpu_s_p99"]
-
-
-def test_sb3_baseline_trains_exports_and_evaluates(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The baseline script end to end, sized down: a policy file the arena plays."""
-    pytest.importorskip("sb3_contrib", reason="the test extra installs sb3-contrib")
-    out = tmp_path / "ppo.npz"
-    args = ["--minutes", "0.03", "--n-envs", "4", "--n-steps", "8", "--eval-games", "2"]
-    assert _script("sb3_baseline").main([*args, "--out", str(out)]) == 0
-    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert out.exists() and result["decisions"] > 0
-    assert result["arena"]["games"] == 2
