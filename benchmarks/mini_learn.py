@@ -191,7 +191,8 @@ def policy_probs(sim: Sim, policy: MLPPolicy, sample: bool) -> npt.NDArray[np.fl
     """What the policy bot plays at every information state (information state × padded
     action): the softmax of the legal logits, or the highest legal logit (the first of
     equal ones, in the order of the legal actions, as ``PolicyBot`` takes it)."""
-    logits = policy.logits(sim.obs).astype(np.float64)
+    # a policy that reads a shorter play order reads the first entries: the most recent
+    logits = policy.logits(sim.obs[:, : policy.scale.shape[0]]).astype(np.float64)
     legal = sim.act >= 0
     z = np.where(legal, np.take_along_axis(logits, np.maximum(sim.act, 0), axis=1), -np.inf)
     if sample:
@@ -225,11 +226,12 @@ def cmd_train(args: argparse.Namespace) -> None:
     t0 = time.process_time()
     w0 = time.perf_counter()
     sim = load_sim(args.cache and Path(args.cache), args.players)
-    scale = obs_scale(args.players)
-    x_all = torch.from_numpy(sim.obs / scale)
+    width = obs_size(args.players) + args.play_order * NUM_CARDS
+    scale = obs_scale(args.players)[:width]
+    x_all = torch.from_numpy(sim.obs[:, :width] / scale)
     legal = torch.from_numpy(sim.act >= 0)
     act_idx = torch.from_numpy(np.maximum(sim.act, 0))
-    n_in = sim.obs.shape[1]
+    n_in = width
 
     def mlp(out_size: int) -> nn.Sequential:
         return nn.Sequential(nn.Linear(n_in, args.hidden), nn.ReLU(),
@@ -250,7 +252,8 @@ def cmd_train(args: argparse.Namespace) -> None:
         layers = [m for m in actor if isinstance(m, nn.Linear)]
         weights = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
                    for m in layers]  # fmt: skip
-        meta = dict(META, players=args.players, obs_size=n_in, sample=True, trained_by="benchmarks/mini_learn.py",
+        meta = dict(META, players=args.players, play_order=args.play_order, obs_size=n_in,
+                    sample=True, trained_by="benchmarks/mini_learn.py",
                     seed=args.seed)  # fmt: skip
         return MLPPolicy(weights, scale, meta)
 
@@ -381,6 +384,8 @@ def main() -> None:
     tr.add_argument("--seed", type=int, default=1)
     tr.add_argument("--out", required=True)
     tr.add_argument("--players", type=int, default=2, choices=(2, 3))
+    tr.add_argument("--play-order", type=int, default=PLAY_ORDER, choices=range(PLAY_ORDER + 1),
+                    metavar="K", help="the last K cards played (0: the plain observation)")  # fmt: skip
     tr.add_argument("--cache", default="", help="the walked tree's file (default in /tmp)")
     tr.add_argument("--iterations", type=int, default=500)
     tr.add_argument("--cpu-minutes", type=float, default=15.0,

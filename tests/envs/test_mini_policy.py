@@ -103,22 +103,27 @@ def test_the_learned_mini_policy_plays_legal_moves_in_the_arena(path: Path) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_tiny_run_of_mini_learn(tmp_path: Path, players: int) -> None:
-    """``mini_learn.py train`` for two iterations, then ``eval`` of its file: the exact
-    NashConv of a policy is in [0, 2] (the uniform policy's is 79/90 with 2 players) and
-    the arena rows are counted (the tree walk makes this slow: about a minute each)."""
+    """``mini_learn.py train`` for two iterations (with 3 players, without the play
+    order), then ``eval`` of its file: the exact NashConv of a policy is in [0, 2] (the
+    uniform policy's is 79/90 with 2 players) and the arena rows are counted (the tree
+    walk makes this slow: about a minute each)."""
     script = str(ROOT / "benchmarks" / "mini_learn.py")
     cache = str(tmp_path / "tree.pkl")
     out = tmp_path / "run"
     run = [sys.executable, script, "train", "--seed", "3", "--out", str(out), "--cache", cache,
            "--iterations", "2", "--games", "64", "--eval-every", "1", "--hidden", "8",
            "--players", str(players)]  # fmt: skip
+    order = 8 if players == 2 else 0  # with 3 players: the plain observation
+    run += ["--play-order", str(order)]
     p = subprocess.run(run, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "curve.json").read_text())
     assert summary["iterations"] == 2 and summary["games"] == 128
     assert [row[0] for row in summary["curve"]] == [0, 1, 2]
     assert all(0 <= row[2] <= 2 and 0 <= row[3] <= 2 for row in summary["curve"])
-    assert MLPPolicy.load(out / "policy.npz").meta["players"] == players
+    meta = MLPPolicy.load(out / "policy.npz").meta
+    assert meta["players"] == players and meta["play_order"] == order
+    assert meta["obs_size"] == obs_size(players) + order * NUM_CARDS
     against = "optimal" if players == 2 else "heuristic"
     ev = [sys.executable, script, "eval", str(out / "policy.npz"), "--cache", cache,
           "--games", "6", "--against", against]  # fmt: skip
