@@ -177,6 +177,23 @@ def test_http_rate_per_address(tmp_path: Path) -> None:
             assert http.post("/api/tables", json={"players": 2}).status_code == 201
 
 
+def test_the_pages_files_do_not_use_up_the_request_rate(tmp_path: Path) -> None:
+    """Phones behind one router opening the companion together (each fetching the page's
+    modules, its service worker Pyodide's files) must not leave their taps refused: the
+    pages' own files are outside the address's request rate, the API is not."""
+    env = {"ONO99_IP_HTTP_RATE": "0.5", "ONO99_IP_HTTP_BURST": "4"}
+    with limited_server(tmp_path, **env) as srv, httpx.Client(base_url=srv.url, timeout=10) as http:
+        for _ in range(10):
+            for path in ("/static/js/api.js", "/static/style.css", "/companion-sw.js"):
+                assert http.get(path).status_code == 200, path
+        assert http.head("/static/js/companion.js").status_code == 200
+        # the API's budget is untouched: the burst of 4, then refused
+        answers = [http.get("/api/tables/NoSuchTable123").status_code for _ in range(6)]
+        assert answers[:4] == [404] * 4 and 429 in answers[4:], answers
+        # a POST to a file's address is not a file: counted (and refused now)
+        assert http.post("/static/js/api.js").status_code == 429
+
+
 def test_message_rate_per_address(tmp_path: Path) -> None:
     """All websockets of one address share one budget; another address has its own."""
     env = {"ONO99_IP_WS_RATE": "1", "ONO99_IP_WS_BURST": "10", "ONO99_FLOOD_STRIKES": "0"}

@@ -361,11 +361,29 @@ def client_ip(scope: Scope) -> str:
     return "-"
 
 
+#: the pages' own files (GET or HEAD): not counted in an address's request rate. A phone
+#: opening the companion fetches about 30 of them and its service worker stores Pyodide's
+#: (dozens more), so a family's phones behind one home router, opening the page together,
+#: used up the burst and had their taps refused (429). They still count among the
+#: requests in progress at once (``ip_http_open``), which bounds what one address can ask.
+ASSET_PREFIXES = (
+    "/static/", "/companion-pyodide/", "/companion-python.zip", "/companion-sw.js",
+    "/companion-site.json",
+)  # fmt: skip
+
+
+def _asset(scope: Scope) -> bool:
+    return scope.get("method") in ("GET", "HEAD") and str(scope.get("path", "")).startswith(
+        ASSET_PREFIXES
+    )
+
+
 class RateLimit:
     """ASGI middleware: HTTP requests over an address's rate get 429 ``{"error": ...}``,
     and so do those over its count of requests in progress at once (``ip_http_open``;
-    that answer closes the connection); ``/healthz`` is never limited; websocket
-    handshakes are counted by the handler."""
+    that answer closes the connection); ``/healthz`` is never limited, and the pages' own
+    files (:data:`ASSET_PREFIXES`) are not counted in the rate; websocket handshakes are
+    counted by the handler."""
 
     def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
@@ -376,7 +394,7 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         ip = client_ip(scope)
-        if not self.guard.request(ip):
+        if not _asset(scope) and not self.guard.request(ip):
             lim = self.guard.limits
             retry = 1 if lim.ip_http_rate >= 1 else 1 + int(1 / max(lim.ip_http_rate, 1e-3))
             await _too_many(scope, send, TOO_MANY_REQUESTS, [(b"retry-after", str(retry).encode())])
