@@ -43,6 +43,7 @@ from ono99.bots import make_bot
 from ono99.bots.evaluate import DEFAULT_SAMPLES, Evaluator
 from ono99.bots.optimal import action_values
 from ono99.bots.review import MISTAKE, Decision
+from ono99.rules import make_rules
 from ono99.view import PlayerView
 
 #: two exact values closer than this are the same (the table's values are rounded)
@@ -55,7 +56,7 @@ def _game(index: int, mix: list[str], samples: int, seed: int) -> list[dict[str,
     names = [rng.choice(mix) for _ in range(2)]
     bots = [make_bot(n, rng.getrandbits(32)) for n in names]
     for b in bots:
-        b.check_game(Game("mini", 2).rules, 2)
+        b.check_game(make_rules("mini"), 2)
     g = Game("mini", 2, seed=rng.getrandbits(64), events=False)
     last: dict[int, tuple[PlayerView, int]] = {}
     rows = []
@@ -89,11 +90,12 @@ def _game(index: int, mix: list[str], samples: int, seed: int) -> list[dict[str,
 
 
 def _corr(xs: list[float], ys: list[float]) -> float:
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
+    """Pearson's correlation; 0 where either side is constant (a bot whose every move is
+    exactly best, say), where it is undefined."""
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return 0.0
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -19,19 +19,9 @@ from ono99.analysis.collect import analysis_seed, review_facts, reviewed
 from ono99.analysis.report import pct, render
 from ono99.arena import make_spec
 from ono99.bots.review import review_game
-from ono99.cli import main
 from ono99.i18n import set_language
 from ono99.records import parse_record
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from test_analyze import run_cli
 
 
 @given(st.integers(1, 600), st.integers(0, 700))

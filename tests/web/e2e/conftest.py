@@ -43,7 +43,6 @@ def _patient(browser: Any) -> None:
 
     def page(*args: Any, **kwargs: Any) -> Any:
         p = new_page(*args, **kwargs)
-        p.context.set_default_timeout(WAIT_MS)
         p.set_default_timeout(WAIT_MS)
         return p
 
