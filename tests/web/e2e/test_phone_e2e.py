@@ -22,10 +22,26 @@ def _state(page: Any) -> dict[str, Any] | None:
     return json.loads(raw) if raw else None
 
 
-def _box(page: Any, sel: str) -> dict[str, float]:
-    box = page.locator(sel).bounding_box()
-    assert box is not None, sel
-    return dict(box)
+def _summary_snapshot(page: Any) -> dict[str, Any] | None:
+    """The round summary's box with the total's and the hand's, read in one step on the page.
+
+    Any move puts the summary away, a bot's too: read separately, the summary could be
+    seen and then gone before its box was read (a bot leading the next round at no delay).
+    """
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+        const box = (sel) => {
+            const el = document.querySelector(sel);
+            const r = el.getBoundingClientRect();
+            return el.hidden || r.width === 0 ? null : {x: r.x, y: r.y, width: r.width, height: r.height};
+        };
+        const summary = box("#summary");
+        if (summary === null) return null;
+        const close = document.querySelector("#summary-close");
+        return {summary, total: box("#total"), hand: box("#hand"),
+                close: !close.hidden && close.getBoundingClientRect().width > 0};
+        }"""
+    )
 
 
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -72,12 +88,14 @@ def test_a_points_game_on_a_phone(server: Server, chromium: Any, artifacts: Path
         assert st is not None
         if st["winner"] is not None:
             break
-        if page.is_visible("#summary") and st["round"] > 1 and summaries < st["round"] - 1:
+        shot = _summary_snapshot(page) if st["round"] > 1 else None
+        if shot is not None and summaries < st["round"] - 1:
             # a round's end: shown where it covers nothing, without a Continue to press
             summaries += 1
-            assert not _overlap(_box(page, "#summary"), _box(page, "#total"))
-            assert not _overlap(_box(page, "#summary"), _box(page, "#hand"))
-            assert not page.is_visible("#summary-close")
+            assert shot["total"] is not None and shot["hand"] is not None, shot
+            assert not _overlap(shot["summary"], shot["total"])
+            assert not _overlap(shot["summary"], shot["hand"])
+            assert not shot["close"]
             if summaries == 1:
                 page.screenshot(path=str(artifacts / "phone-round-summary.png"), full_page=True)
             if st["legal"]:
