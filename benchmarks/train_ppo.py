@@ -19,6 +19,18 @@ curve): each deal played once with the learner in every seat, against each of
 the arena: the edge is the learner's win share per seat minus the bots' per seat, with a
 t-interval over deals (``ono99.arena.tournament.t_quantile``).
 
+Self-play (issue 37, docs/learning.md's second attempt): ``--league self,pool,heuristic``
+trains against a league instead of ``--opponents``: each entry is the opponent of its own
+environments (``--rows`` rows per seat and entry), ``self`` the current network and
+``pool`` one of its past snapshots (one added every ``--pool-every`` updates, the last
+``--pool-size`` kept, one drawn afresh for each update), both sampling their actions from
+the softmax of the legal logits (seeded), or any ``OpponentVecEnv`` opponent (a compiled
+bot, ``policy:PATH``). ``--play-order K`` gives the network the last ``K`` cards played
+(the fast environment's ``play_order``, what ``ono99.envs.policy`` reads from the view for
+a file with ``"play_order": K``), and ``--magnet W`` adds ``W`` times the KL divergence of
+the policy from a magnet, a copy of itself refreshed every ``--magnet-every`` updates (the
+proximal step of ``benchmarks/mini_learn.py``, as in magnetic mirror descent).
+
 ``DIR`` gets ``config.json``, ``curve.json`` (one entry per evaluation) and ``policy.npz``
 (the final policy, for ``ono99.envs.policy``: ``policy:DIR/policy.npz`` in the arena).
 Torch is needed for ``train`` only (``pip install torch``; it is no dependency of ono99).
@@ -27,6 +39,7 @@ Torch is needed for ``train`` only (``pip install torch``; it is no dependency o
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import sys
@@ -40,8 +53,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ono99.arena.tournament import t_quantile, wilson
-from ono99.envs.encoding import bounds, obs_size
-from ono99.envs.fast_vec import OpponentVecEnv
+from ono99.envs.encoding import NUM_CARDS, bounds, obs_size
+from ono99.envs.fast_vec import Opponent, OpponentVecEnv
 from ono99.envs.policy import MLPPolicy
 from ono99.rules import make_rules
 
@@ -77,13 +90,35 @@ class Config:
     eval_deals: int = 1000
     eval_seed: int = EVAL_SEED
     eval_opponents: tuple[str, ...] = ("heuristic", "greedy", "random")
+    #: the last K cards played in the observation (0: the plain observation)
+    play_order: int = 0
+    #: self-play: the league's entries, each the opponent in every other seat of its own
+    #: environments: ``self`` and ``pool`` the network's own, or a bot (empty: ``opponents``)
+    league: tuple[str, ...] = ()
+    pool_every: int = 10
+    pool_size: int = 20
+    #: weight of the KL divergence from the magnet (0: none), and updates between refreshes
+    magnet: float = 0.0
+    magnet_every: int = 10
 
 
 def obs_scale(cfg: Config) -> F32:
     """What each observation entry is divided by: the Box's largest magnitude
     (``ono99.envs.encoding.bounds``), so every input lies in [-1, 1]."""
     low, high = bounds(make_rules(cfg.rules, cfg.options), cfg.players)
-    return np.maximum(np.maximum(np.abs(low), np.abs(high)), 1.0).astype(np.float32)
+    scale = np.maximum(np.maximum(np.abs(low), np.abs(high)), 1.0).astype(np.float32)
+    return np.concatenate([scale, np.ones(cfg.play_order * NUM_CARDS, np.float32)])
+
+
+def sampler(policy: MLPPolicy, rng: np.random.Generator) -> Any:
+    """``policy`` as an ``OpponentVecEnv`` opponent that draws each action from the softmax
+    of the legal logits (Gumbel-max, from ``rng``)."""
+
+    def act(obs: F32, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+        z = policy.logits(obs) + rng.gumbel(size=(obs.shape[0], mask.shape[1]))
+        return np.asarray(np.where(mask > 0, z, -np.inf).argmax(axis=1), np.int64)
+
+    return act
 
 
 def evaluate(
@@ -96,8 +131,9 @@ def evaluate(
     share = np.zeros((n, deals))  # the learner's win share in deal d, seat s
     for seat in range(n):
         env = OpponentVecEnv(
-            cfg.rules, n, deals, opponents=opponents, seat=seat, seed=seed, **cfg.options
-        )
+            cfg.rules, n, deals, opponents=opponents, seat=seat, seed=seed,
+            play_order=cfg.play_order, **cfg.options,
+        )  # fmt: skip
         step = env.reset()
         # rows start with games 0 … deals − 1 (the deals); a row's later games are ignored
         assert (env.game_ids[:deals] == np.arange(deals)).all()
@@ -135,8 +171,9 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
     torch.manual_seed(cfg.seed)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1) + "\n")
-    n_in = obs_size(cfg.players)
+    n_in = obs_size(cfg.players) + cfg.play_order * NUM_CARDS
     scale = torch.from_numpy(obs_scale(cfg))
+    rng = np.random.default_rng(cfg.seed)  # the league's sampled actions and pool draws
 
     def mlp(outputs: int) -> nn.Sequential:
         layers: list[nn.Module] = []
@@ -148,6 +185,7 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
         return nn.Sequential(*layers)
 
     actor, critic = mlp(18), mlp(1)
+    magnet = copy.deepcopy(actor)
     params = [*actor.parameters(), *critic.parameters()]
     optim = torch.optim.Adam(params, lr=cfg.lr, eps=1e-5)
 
@@ -157,23 +195,53 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
             (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears
         ]
         meta = {"rules": cfg.rules, "players": cfg.players, "options": cfg.options,
-                "obs_size": n_in, "trained_against": cfg.opponents, "seed": cfg.seed}  # fmt: skip
+                "obs_size": n_in, "seed": cfg.seed,
+                "trained_against": ",".join(cfg.league) if cfg.league else cfg.opponents}  # fmt: skip
+        if cfg.play_order:
+            meta["play_order"] = cfg.play_order
         return MLPPolicy(weights, scale.numpy(), meta)
 
+    # the league's own members: the current network and a pool of its snapshots, each a
+    # holder that the opponents' callables read at every move
+    pool: list[MLPPolicy] = [export()]
+    own: dict[str, list[Any]] = {"self": [sampler(pool[0], rng)], "pool": [sampler(pool[0], rng)]}
+
+    def member(name: str) -> Opponent:
+        if name not in own:
+            return name
+        holder = own[name]
+
+        def act(obs: F32, mask: npt.NDArray[np.int8]) -> Any:
+            return holder[-1](obs, mask)
+
+        return act
+
+    def refresh(update: int) -> None:
+        """Before a rollout: ``self`` plays the network now, ``pool`` a snapshot drawn."""
+        own["self"][:] = [sampler(export(), rng)]
+        if update > 0 and update % cfg.pool_every == 0:
+            pool.append(export())
+            del pool[: -cfg.pool_size]
+        own["pool"][:] = [sampler(pool[int(rng.integers(len(pool)))], rng)]
+
+    specs = cfg.league or (cfg.opponents,)
     envs = [
         OpponentVecEnv(
             cfg.rules,
             cfg.players,
             cfg.rows,
-            opponents=cfg.opponents,
+            opponents=member(spec) if cfg.league else spec,
             seat=s,
-            seed=cfg.seed * 10**10 + s * 10**9,
+            # the league's first entry has the deals of a run without one
+            seed=cfg.seed * 10**10 + s * 10**9 + j * 10**8,
+            play_order=cfg.play_order,
             **cfg.options,
         )
+        for j, spec in enumerate(specs)
         for s in range(cfg.players)
     ]
     steps_ = [e.reset() for e in envs]
-    rows = cfg.rows * cfg.players
+    rows = cfg.rows * len(envs)
     T = cfg.rollout
     obs_buf = torch.zeros((T, rows, n_in))
     mask_buf = torch.zeros((T, rows, 18), dtype=torch.bool)
@@ -188,15 +256,15 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
         m = np.concatenate([s.mask for s in steps_])
         return torch.from_numpy(o) / scale, torch.from_numpy(m > 0)
 
-    def log_probs(o: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+    def log_probs(o: torch.Tensor, m: torch.Tensor, net: nn.Module = actor) -> torch.Tensor:
         """Log-probabilities of every action; an illegal one's probability is exactly 0."""
-        return torch.log_softmax(actor(o).masked_fill(~m, -1e8), dim=-1)
+        return torch.log_softmax(net(o).masked_fill(~m, -1e8), dim=-1)
 
     curve: list[dict[str, Any]] = []
     start = time.perf_counter()
     train_s = 0.0
 
-    def checkpoint(done_steps: int, stats: dict[str, float]) -> None:
+    def checkpoint(done_steps: int, stats: dict[str, Any]) -> None:
         policy = export()
         t0 = time.perf_counter()
         evals = [
@@ -218,6 +286,10 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
         t_update = time.perf_counter()
         for g in optim.param_groups:
             g["lr"] = cfg.lr * (1.0 - update / updates)
+        if cfg.league:
+            refresh(update)
+        if cfg.magnet and update % cfg.magnet_every == 0:
+            magnet.load_state_dict(actor.state_dict())
         o, m = current()
         for t in range(T):
             with torch.no_grad():
@@ -252,7 +324,7 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
         b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
         n = b_obs.shape[0]
         size = n // cfg.minibatches
-        losses, clipfracs, entropies = [], [], []
+        losses, clipfracs, entropies, kls = [], [], [], []
         for _epoch in range(cfg.epochs):
             perm = torch.randperm(n)
             for i in range(cfg.minibatches):
@@ -267,6 +339,14 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
                 v_loss = 0.5 * ((v - b_ret[idx]) ** 2).mean()
                 entropy = -(lp.exp() * lp).sum(-1).mean()
                 loss = pg.mean() + cfg.vf_coef * v_loss - cfg.ent_coef * entropy
+                if cfg.magnet:
+                    with torch.no_grad():
+                        anchor = log_probs(b_obs[idx], b_mask[idx], magnet)
+                    # illegal actions: probability 0 on both sides, no term
+                    diff = (lp - anchor).masked_fill(~b_mask[idx], 0.0)
+                    kl = (lp.exp() * diff).sum(-1).mean()
+                    loss = loss + cfg.magnet * kl
+                    kls.append(kl.item())
                 optim.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
@@ -279,12 +359,21 @@ def train(cfg: Config, out: Path, log: Any = sys.stderr) -> list[dict[str, Any]]
         if done_steps >= next_eval or update == updates - 1:
             next_eval += cfg.eval_every
             episodes = float(done_buf.sum())
-            stats = {
+            stats: dict[str, Any] = {
                 "loss": round(float(np.mean(losses)), 5),
                 "entropy": round(float(np.mean(entropies)), 5),
                 "clipfrac": round(float(np.mean(clipfracs)), 5),
                 "train_reward": round(float(rew_buf.sum()) / max(episodes, 1.0), 5),
             }
+            if kls:
+                stats["magnet_kl"] = round(float(np.mean(kls)), 5)
+            if cfg.league:  # the learner's mean reward a game against each entry
+                per = len(envs) // len(specs) * cfg.rows
+                stats["train_reward_by"] = {
+                    spec: round(float(rew_buf[:, j * per : (j + 1) * per].sum())
+                                / max(float(done_buf[:, j * per : (j + 1) * per].sum()), 1.0), 5)
+                    for j, spec in enumerate(specs)
+                }  # fmt: skip
             checkpoint(done_steps, stats)
     total = time.perf_counter() - start
     print(f"[seed {cfg.seed}] done: {done_steps} steps, {total:.0f} s in all", file=log)
@@ -390,6 +479,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     t.add_argument("--eval-deals", type=int, default=Config.eval_deals)
     t.add_argument("--eval-seed", type=int, default=EVAL_SEED)
     t.add_argument("--eval-opponents", default="heuristic,greedy,random")
+    t.add_argument("--play-order", type=int, default=0, metavar="K",
+                   help="the last K cards played in the observation")  # fmt: skip
+    t.add_argument("--league", default="", metavar="A,B,...",
+                   help="self-play: the league's entries (self, pool, a bot, policy:PATH)")  # fmt: skip
+    t.add_argument("--pool-every", type=int, default=Config.pool_every)
+    t.add_argument("--pool-size", type=int, default=Config.pool_size)
+    t.add_argument("--magnet", type=float, default=Config.magnet)
+    t.add_argument("--magnet-every", type=int, default=Config.magnet_every)
     p = sub.add_parser("plot", help="learning curves of runs into an SVG")
     p.add_argument("dirs", type=Path, nargs="+")
     p.add_argument("--svg", type=Path, required=True)
@@ -409,6 +506,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden=tuple(int(h) for h in args.hidden.split(",")), lr=args.lr,
         ent_coef=args.ent_coef, eval_every=args.eval_every, eval_deals=args.eval_deals,
         eval_seed=args.eval_seed, eval_opponents=tuple(args.eval_opponents.split(",")),
+        play_order=args.play_order, league=tuple(x.strip() for x in args.league.split(",") if x.strip()),
+        pool_every=args.pool_every, pool_size=args.pool_size, magnet=args.magnet,
+        magnet_every=args.magnet_every,
     )  # fmt: skip
     train(cfg, args.out)
     return 0

@@ -111,3 +111,33 @@ def test_the_table_reads_the_arena_runs_beside_a_policy(tmp_path: Path) -> None:
     second = json.loads((run / "arena-random.json").read_text())
     edge = -second["pairs"][0]["diff"]  # listed as random − policy
     assert f"{edge:+.1%}" in rows[0]
+
+
+def test_a_tiny_self_play_run_with_the_play_order_and_a_magnet(tmp_path: Path) -> None:
+    """Issue 37's recipe, tiny: a league of the network itself, its snapshots and a bot,
+    the play order in the observation, the magnet's KL. The run replays from its seed,
+    the KL is finite and small, every entry of the league gets games, and the saved
+    policy (``"play_order"`` in its ``meta``) plays arena games as ``policy:PATH`` on the
+    reference engine, reading the play order from the view."""
+    ppo = script()
+    cfg = ppo.Config(
+        seed=3, steps=512, rows=4, rollout=16, hidden=(16,), eval_every=512, eval_deals=8,
+        eval_opponents=("greedy",), play_order=4, league=("self", "pool", "greedy"),
+        pool_every=1, pool_size=2, magnet=1.0, magnet_every=2,
+    )  # fmt: skip
+    curve = ppo.train(cfg, tmp_path)
+    assert [e["steps"] for e in curve] == [0, 768]
+    last = curve[-1]
+    assert math.isfinite(last["loss"]) and 0.0 <= last["magnet_kl"] < 1.0
+    assert set(last["train_reward_by"]) == {"self", "pool", "greedy"}
+    again = ppo.train(cfg, tmp_path / "again")
+    strip = [{k: v for k, v in e.items() if not k.endswith("seconds")} for e in curve]
+    assert [{k: v for k, v in e.items() if not k.endswith("seconds")} for e in again] == strip
+    policy = MLPPolicy.load(tmp_path / "policy.npz")
+    assert policy.meta["play_order"] == 4 and policy.meta["trained_against"] == "self,pool,greedy"
+    assert policy.scale.shape == (54 + 9 * 2 + 4 * 16,)
+    import ono99.envs.policy  # noqa: F401  (registers policy:PATH)
+
+    spec = make_spec([f"policy:{tmp_path / 'policy.npz'}", "heuristic"], games=4, seed=1)
+    res = run_tournament(spec, workers=1)
+    assert sum(b["wins"] for b in res["bots"].values()) == pytest.approx(4)

@@ -276,7 +276,9 @@ class OpponentVecEnv(FastVecEnv):
 
     :meth:`reset` and :meth:`step` return :class:`~ono99.fast.vec.VecStep` rows that are
     all the learner's: ``obs`` and ``mask`` of the learner's view (``history=True``: with
-    who played what this round, the bots' plays included), ``player`` always
+    who played what this round, the bots' plays included; ``play_order=K``: with the last
+    ``K`` cards played, most recent first, as ``policy:PATH`` files with ``"play_order": K``
+    read them, the policy seats' observations too), ``player`` always
     ``seat``, ``rewards`` of every seat for a game that ended in this step, ``done``. A
     game that ends (the learner's move, or the bots' after it; a learner knocked out
     early sees the bots play the game out in that step) is replaced in the same step by
@@ -297,9 +299,12 @@ class OpponentVecEnv(FastVecEnv):
         seat: int = 0,
         seed: int | None = None,
         history: bool = False,
+        play_order: int = 0,
         **options: Any,
     ) -> None:
-        super().__init__(rules, players, batch, seed=seed, history=history, **options)
+        super().__init__(
+            rules, players, batch, seed=seed, history=history, play_order=play_order, **options
+        )
         check_seat(seat, players)
         self.seat = seat
         self.opponents = opponents
@@ -325,6 +330,7 @@ class OpponentVecEnv(FastVecEnv):
             waiting = np.flatnonzero(self._player != self.seat)
             if waiting.size == 0:
                 return
+            self._write_order(waiting)
             seats = self._player[waiting]
             acts = np.zeros(waiting.size, np.int64)
             for fn, group in self._groups:
@@ -367,6 +373,7 @@ class OpponentVecEnv(FastVecEnv):
         self._done[:] = False
         if self._policies:
             self._play_policies()
+        self._write_order()
         return self._result()
 
     @announce_first_call
@@ -381,6 +388,7 @@ class OpponentVecEnv(FastVecEnv):
         self._step_rows(self._all_rows, acts, learner=True)
         if self._policies:
             self._play_policies()
+        self._write_order()
         return self._result()
 
 
@@ -423,6 +431,8 @@ class Ono99VectorEnv(gymnasium.vector.VectorEnv):
         arguments, passed on (``opponents``, ``seat``, ``seed``, ``history``, rule options)."""
         from ono99.envs.encoding import observation_space
 
+        if settings.get("play_order"):
+            raise ValueError("Ono99VectorEnv has no play_order (its observation space lacks it)")
         self.sim = OpponentVecEnv(rules, players, num_envs, **settings)
         self.num_envs = num_envs
         self.single_observation_space = observation_space(self.sim.rules, players, self.sim.history)

@@ -18,6 +18,9 @@ Every observation is built from what the seat to move may know (its hand, the pu
 state), never another hand or the draw order (R-SET-1). ``history=True`` appends who played
 what this round, observer-relative (the layout and values of
 :class:`ono99.envs.encoding.PlayLog`'s vector, as ``aec_env(..., history=True)``).
+``play_order=K`` appends instead the last ``K`` cards of the discard pile, most recent
+first, one-hot (:func:`ono99.envs.policy.play_order` of the view: what a policy file with
+``"play_order": K`` in its ``meta`` reads as a bot).
 
 >>> env = FastVecEnv("mattel2022", players=3, batch=4, seed=7)
 >>> step = env.reset()
@@ -61,6 +64,7 @@ __all__ = [
     "random_legal",
     "record_play",
     "start_slot",
+    "write_order",
     "write_played",
 ]
 
@@ -148,6 +152,22 @@ def write_played(played: F32, b: int, p: int, n: int, obs: F32) -> None:
         s = (p + j) % n
         for c in range(_CARDS):
             obs[b, at + _CARDS * j + c] = played[b, s, c]
+
+
+@njit(cache=True)
+def write_order(states: I64, rows: I64, order: int, obs: F32) -> None:
+    """The play order of each row in ``rows``: the last ``order`` cards of its discard pile,
+    most recent first, one-hot, into the end of its ``obs`` row
+    (:func:`ono99.envs.policy.play_order`; rows past the pile's bottom are 0)."""
+    at = obs.shape[1] - _CARDS * order
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        st = states[b]
+        for j in range(_CARDS * order):
+            obs[b, at + j] = 0.0
+        top = st[k.S_N_DISCARD] - 1
+        for j in range(min(order, top + 1)):
+            obs[b, at + _CARDS * j + st[k.O_DISCARD + top - j]] = 1.0
 
 
 @njit(cache=True)
@@ -306,7 +326,8 @@ def random_legal(mask: I8, rng: np.random.Generator) -> I64:
 class FastVecEnv:
     """``batch`` games of ``rules`` for ``players`` seats, stepped together on the fast
     engine (see the module's text). ``options`` are the preset's (R-SET-6); ``history``
-    appends who played what this round to every observation."""
+    appends who played what this round to every observation, ``play_order`` (an int ``K``)
+    the last ``K`` cards played (not both)."""
 
     def __init__(
         self,
@@ -316,10 +337,16 @@ class FastVecEnv:
         *,
         seed: int | None = None,
         history: bool = False,
+        play_order: int = 0,
         **options: Any,
     ) -> None:
         if not isinstance(history, bool):
             raise ValueError(f"history must be True or False, not {history!r}")
+        if isinstance(play_order, bool) or not isinstance(play_order, int) or play_order < 0:
+            raise ValueError(f"play_order must be an integer >= 0, not {play_order!r}")
+        if history and play_order:
+            # the policy bot reads the play order right after the plain observation
+            raise ValueError("history and play_order cannot be used together")
         self.rules = rules if isinstance(rules, Rules) else make_rules(rules, options or None)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a positive integer, not {batch!r}")
@@ -327,7 +354,11 @@ class FastVecEnv:
         self.players = players
         self.batch = batch
         self.history = history
-        self.observation_size = OBS_SEATS_AT + (OBS_PER_SEAT + _CARDS * history) * players
+        self.play_order = play_order
+        self.observation_size = (
+            OBS_SEATS_AT + (OBS_PER_SEAT + _CARDS * history) * players + _CARDS * play_order
+        )
+        self._rows = np.arange(batch, dtype=np.int64)
         #: who played what this round, per row and seat (only with ``history``)
         self._played = np.zeros((batch if history else 0, players, _CARDS), np.float32)
         self.num_actions = k.DRAW + 1
@@ -365,6 +396,13 @@ class FastVecEnv:
         self._rewards = np.empty_like(self._rewards)
         self._done = np.empty_like(self._done)
 
+    def _write_order(self, rows: I64 | None = None) -> None:
+        """The play order of ``rows`` (all by default) into their observations."""
+        if self.play_order:
+            write_order(
+                self._states, self._rows if rows is None else rows, self.play_order, self._obs
+            )
+
     def _result(self) -> VecStep:
         return VecStep(self._obs, self._mask, self._player, self._rewards, self._done)
 
@@ -389,6 +427,7 @@ class FastVecEnv:
         self._rewards[:] = 0.0
         self._done[:] = False
         self._ready = True
+        self._write_order()
         return self._result()
 
     @announce_first_call
@@ -404,6 +443,7 @@ class FastVecEnv:
             self._legal_bits, self._player, self._rewards, self._done, self.history, self._played,
             self._discard, self._seen, *self._work(),
         )  # fmt: skip
+        self._write_order()
         return self._result()
 
     def _checked(self, actions: Any) -> I64:
