@@ -26,7 +26,8 @@ MINI = make_rules("mini")
 
 def test_the_preset() -> None:
     """R-SET-1, R-SET-5, R-SET-6: mini deals two cards each from an eight-card deck, is for
-    2 or 3 players, takes no options; elimination scoring (R-END-1)."""
+    2 or 3 players, takes no option but its size (issue 37, tests/test_mini_large.py);
+    elimination scoring (R-END-1)."""
     assert MINI.deck_size == 8 and MINI.hand_size == 2 and MINI.limit == 10
     assert Counter({c: n for c, n in enumerate(MINI.deck) if n}) == Counter(
         {1: 2, 2: 2, 3: 2, int(Card.REVERSE): 1, int(Card.PLAY2): 1}
@@ -34,7 +35,7 @@ def test_the_preset() -> None:
     assert (MINI.min_players, MINI.max_players, MINI.mode) == (2, 3, "elimination")
     assert not MINI.reshuffle and not MINI.standard_deal
     assert all(make_rules(p).standard_deal for p in ("mattel2022", "classic1980", "gamerules"))
-    with pytest.raises(RulesError, match="takes no options"):
+    with pytest.raises(RulesError, match="mini does not take option 'draw_penalty'"):
         make_rules("mini", {"draw_penalty": True})
     with pytest.raises(RulesError, match="2 to 3 players, not 4"):
         Game("mini", 4)

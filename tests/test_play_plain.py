@@ -122,6 +122,10 @@ def test_stdin_not_a_terminal_means_plain() -> None:
         (["--option", "draw_penalty=true"], "mattel2022 takes no options"),
         (["--option", "x"], "--option takes key=value"),
         (["--rules", "classic1980", "--option", "colour=red"], "does not take option 'colour'"),
+        (
+            ["--rules", "mini", "--option", "size=huge"],
+            "mini option 'size' must be one of 'small', 'large', not 'huge'",
+        ),
         (["--lang", "xx"], "unknown language 'xx'"),
         (["--record", "/no/such/folder/g.json"], "no folder /no/such/folder"),
     ],

@@ -474,7 +474,7 @@ async def test_new_game_screen_fits_in_every_language(lang: str, size: tuple[int
         await pilot.pause()
         await open_settings_in_game(app, pilot)
         screen = app.screen
-        for preset in ("mattel2022", "gamerules", "classic1980"):
+        for preset in ("mattel2022", "gamerules", "mini", "classic1980"):
             screen.query_one("#set-rules", Select).value = preset
             await pilot.pause()
             assert not layout_problems(app), (preset, layout_problems(app))

@@ -32,12 +32,14 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "mattel2022": (),
     "classic1980": ("scoring", "target", "points_mode", "zero_ending_99", "draw_penalty"),
     "gamerules": ("draw_penalty",),
-    "mini": (),
+    "mini": ("size",),
 }
 #: the values an option of fixed choices takes, the default first (R-SET-6)
 CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": ("tokens", "points"),
     "points_mode": ("elimination", "lowest"),
+    #: mini's size: "small" is the solved game (docs/mini.md), "large" one size up
+    "size": ("small", "large"),
 }
 #: options that count only with scoring "points" (R-END-3)
 POINTS_OPTIONS = ("target", "points_mode")
@@ -53,6 +55,13 @@ _DECK_MINI = (0, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0)
 #: mini's limit and hand size: a card is safe while the total stays below 10
 MINI_LIMIT = 10
 MINI_HAND = 2
+#: mini's option ``size="large"``: ``1``-``4`` twice each, one -10, one Reverse, one Play 2
+#: (11 cards), a limit of 12 and hands of 3. One size up from the solved game: too big for
+#: the exact tree methods (hundreds of millions of histories), the test bed of the
+#: approximate ones (sampled CFR, learned policies, docs/mini.md)
+_DECK_MINI_LARGE = (0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
+MINI_LARGE_LIMIT = 12
+MINI_LARGE_HAND = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +197,12 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
             N_("unknown rules preset {preset} (choose {choices})"),
             preset=_shown(preset), choices=", ".join(PRESETS),
         )  # fmt: skip
-    if preset in ("mattel2022", "mini"):
+    if preset == "mattel2022":
         if opts:
             raise RulesError(
                 N_("{preset} takes no options (got {options})"),
                 preset=preset, options=", ".join(map(repr, opts)),
             )  # fmt: skip
-        if preset == "mini":
-            return _mini()
         return Rules(
             preset=preset, options={}, min_players=2, max_players=6, deck=_DECK_2022,
             limit=99, floor_zero=True, four_99=True, ninety_nine_sets=False,
@@ -207,6 +214,8 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
         raise RulesError(
             N_("{preset} does not take option {option}"), preset=preset, option=repr(unknown[0])
         )
+    if preset == "mini":
+        return _mini(_choice(preset, "size", opts.get("size", CHOICES["size"][0]), CHOICES["size"]))
     scoring = _choice(
         preset, "scoring", opts.get("scoring", CHOICES["scoring"][0]), CHOICES["scoring"]
     )
@@ -252,16 +261,24 @@ def make_rules(preset: str = "mattel2022", options: Mapping[str, Any] | None = N
     )  # fmt: skip
 
 
-def _mini() -> Rules:
+def _mini(size: str) -> Rules:
     """The research variant: ONO 99's 2022 mechanics (elimination, the floor at 0, Play 2
     answered by Play 2 or Reverse) on a small deck with a small limit and hand, never
-    reshuffled: small enough for OpenSpiel's exact algorithms (docs/mini.md)."""
+    reshuffled: small enough for OpenSpiel's exact algorithms (docs/mini.md); size
+    "large" is one size up, for the approximate ones.
+
+    The small game's options stay ``{}``, as before the option existed: its records,
+    stored tables, the ``optimal`` bot's table and its OpenSpiel game are unchanged, and
+    a record's ``{"size": "small"}`` resolves to the same game. Only ``large`` is said."""
+    large = size == "large"
     return Rules(
-        preset="mini", options={}, min_players=2, max_players=3, deck=_DECK_MINI,
-        limit=MINI_LIMIT, floor_zero=True, four_99=False, ninety_nine_sets=False,
-        zero_ending_99=False, answers=frozenset((Card.REVERSE, Card.PLAY2)),
-        play2_first_ok=True, scoring=Elimination(), draw_penalty=False, hand_size=MINI_HAND,
-        reshuffle=False,
+        preset="mini", options={"size": size} if large else {}, min_players=2, max_players=3,
+        deck=_DECK_MINI_LARGE if large else _DECK_MINI,
+        limit=MINI_LARGE_LIMIT if large else MINI_LIMIT, floor_zero=True, four_99=False,
+        ninety_nine_sets=False, zero_ending_99=False,
+        answers=frozenset((Card.REVERSE, Card.PLAY2)), play2_first_ok=True,
+        scoring=Elimination(), draw_penalty=False,
+        hand_size=MINI_LARGE_HAND if large else MINI_HAND, reshuffle=False,
     )  # fmt: skip
 
 
@@ -273,8 +290,13 @@ def option_defaults(preset: str) -> dict[str, Any]:
     {'draw_penalty': False}
     >>> option_defaults("classic1980")["target"]
     100
+    >>> option_defaults("mini")
+    {'size': 'small'}
     """
-    resolved = dict(make_rules(preset).options)
+    # every choice option's default is its first choice (mini's small size is not
+    # written in its options, so it is taken from here)
+    resolved = {name: CHOICES[name][0] for name in OPTIONS.get(preset, ()) if name in CHOICES}
+    resolved.update(make_rules(preset).options)
     if "scoring" in resolved:
         resolved.update(make_rules(preset, {"scoring": "points"}).options)
         resolved["scoring"] = CHOICES["scoring"][0]

@@ -53,6 +53,10 @@ def preset_title(rules: Rules) -> str:
         return _("ONO 99 (Mattel 2022)")
     if rules.preset == "gamerules":
         return _("O'NO 99 (1980, exceeding 99 loses)")
+    if rules.preset == "mini" and rules.options.get("size") == "large":
+        return _(
+            "ONO 99 mini, large (research variant: {cards} cards, limit {limit}, hands of {hand})"
+        ).format(cards=rules.deck_size, limit=rules.limit, hand=rules.hand_size)
     if rules.preset == "mini":
         return _("ONO 99 mini (research variant)")
     return _("O'NO 99 (1980)")
@@ -431,6 +435,9 @@ def option_label(name: str) -> str:
         )
     if name == "draw_penalty":
         return _("Draw penalty")
+    if name == "size":
+        # TRANSLATORS: mini's option: how big its deck, limit and hands are
+        return _("Size")
     return name
 
 
@@ -442,19 +449,32 @@ def choice_label(name: str, value: str) -> str:
         ("points_mode", "elimination"): _("reaching it puts a player out"),
         ("points_mode", "lowest"): _("the game ends, fewest points wins"),
     }
+    if name == "size" and value in CHOICES["size"]:
+        r = make_rules("mini", {"size": value})
+        # TRANSLATORS: the sizes of mini, each with its deck, limit and hand
+        label = (
+            _("small ({cards} cards, limit {limit}, hands of {hand})")
+            if value == "small"
+            else _("large ({cards} cards, limit {limit}, hands of {hand})")
+        )
+        return label.format(cards=r.deck_size, limit=r.limit, hand=r.hand_size)
     return labels.get((name, value), value)
 
 
 def card_names(rules: Rules) -> dict[str, str]:
     """Every card code of the preset's deck, and the moves it has besides (``99x4``,
     ``draw``), with its name in the current language: the numbers stay digits."""
-    # a server words them for every connection after every move: once per preset and language
-    return dict(_card_names(rules.preset, get_language()))
+    # a server words them for every connection after every move: once per preset, options
+    # (mini's size changes the deck) and language
+    options = tuple(sorted(rules.options.items()))
+    return dict(_card_names(rules.preset, options, get_language()))
 
 
 @functools.cache
-def _card_names(preset: str, lang: str) -> tuple[tuple[str, str], ...]:
-    rules = make_rules(preset)
+def _card_names(
+    preset: str, options: tuple[tuple[str, Any], ...], lang: str
+) -> tuple[tuple[str, str], ...]:
+    rules = make_rules(preset, dict(options))
     names = [(action_code(c), card_name(c, rules)) for c, n in enumerate(rules.deck) if n]
     if rules.four_99:
         names.append((action_code(FOUR_99), move_name(FOUR_99, rules)))

@@ -109,7 +109,11 @@ def _expected(record: dict[str, Any], seat: int | None, lang: str) -> dict[int, 
 
 @pytest.mark.parametrize(
     ("rules", "options", "lang"),
-    [("mattel2022", {}, "ta"), ("classic1980", {"draw_penalty": True}, "kn")],
+    [
+        ("mattel2022", {}, "ta"),
+        ("classic1980", {"draw_penalty": True}, "kn"),
+        ("mini", {"size": "large"}, "gu"),
+    ],
 )
 def test_every_state_carries_the_texts_of_the_seats_own_view(
     server: Server, rules: str, options: dict[str, Any], lang: str

@@ -76,7 +76,8 @@ def action_values(view: PlayerView) -> dict[int, float]:
 
 @register("optimal")
 class OptimalBot(Bot):
-    """Plays the solved table's probabilities for its view (``mini``, 2 players only)."""
+    """Plays the solved table's probabilities for its view (``mini``, its small size, 2
+    players only)."""
 
     name = "optimal"
 
@@ -91,6 +92,17 @@ class OptimalBot(Bot):
                 N_("the optimal bot plays only {preset} with 2 players, the game it solved"),
                 preset="mini",
             )
+        if rules.options.get("size", "small") != "small":
+            raise Ono99Error(
+                # TRANSLATORS: the bot "optimal" asked to play mini's larger size; {preset}
+                # is a preset name, {option} an option name and {value} a value (none
+                # translated: they are written so in --option)
+                N_(
+                    "the optimal bot plays only {preset} with 2 players and {option} {value},"
+                    " the game it solved"
+                ),
+                preset="mini", option="size", value=repr("small"),
+            )  # fmt: skip
 
     def act(self, view: PlayerView) -> int:
         self.check_game(view.rules, view.players)

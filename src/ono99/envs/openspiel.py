@@ -3,8 +3,8 @@
 Parameters: ``rules`` (a preset, default ``mattel2022``), ``players`` (default 2),
 ``history_plays`` (default 256: the plays the information-state tensor holds) and the
 preset's options (R-SET-6: ``scoring``, ``target``, ``points_mode``, ``zero_ending_99``,
-``draw_penalty``; left out, or ``""``/``0``/``false``, they are the preset's defaults; an
-option the preset does not take is refused).
+``draw_penalty``, mini's ``size``; left out, or ``""``/``0``/``false``, they are the
+preset's defaults; an option the preset does not take is refused).
 
 Chance is *explicit*, so the history is the state (OpenSpiel serializes a state as its
 history): the first :data:`SEED_BYTES` moves are chance nodes of 256 equally likely
@@ -15,7 +15,8 @@ come the players' moves only. Pending draws are taken at once (R-DRAW-1).
 
 With ``rules="mini"`` (the research variant, docs/mini.md) chance is the cards
 themselves, so the game tree is small enough for OpenSpiel's exact algorithms (CFR, best
-response, ``exploitability.nash_conv``): the deal is one chance node per card (seat 0's
+response, ``exploitability.nash_conv``; ``size=large`` has the same chance nodes on a tree
+too big for them, for the sampling ones): the deal is one chance node per card (seat 0's
 hand, then seat 1's...), each outcome a card with its share of the cards not dealt yet;
 and each play that draws is followed by a chance node, the card drawn, an outcome for each
 card left in the draw pile with its share of it. Its ``information_state_string`` is the
@@ -124,6 +125,8 @@ _GAME_TYPE = pyspiel.GameType(
         "points_mode": "",
         "zero_ending_99": False,
         "draw_penalty": False,
+        # mini's size ("small", "large"); "" is the small, solved game
+        "size": "",
     },
 )
 
@@ -132,7 +135,7 @@ def rules_options(params: dict[str, Any]) -> dict[str, Any]:
     """The preset options among OpenSpiel ``params``: those set to something other than
     the "preset's default" of the parameter specification (``""``, ``0``, ``False``)."""
     options: dict[str, Any] = {}
-    for name in ("scoring", "points_mode"):
+    for name in ("scoring", "points_mode", "size"):
         if params.get(name, ""):
             options[name] = str(params[name])
     if params.get("target", 0):

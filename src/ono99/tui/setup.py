@@ -36,8 +36,8 @@ from ono99.tui.session import LEVELS, PACES, NewGame, check_draw_seconds
 
 __all__ = ["NewGameScreen", "level_label"]
 
-#: every option of R-SET-6 (classic1980 takes them all), in the form's order
-ALL_OPTIONS = OPTIONS["classic1980"]
+#: every option of R-SET-6 (classic1980's, then mini's size), in the form's order
+ALL_OPTIONS = tuple(dict.fromkeys(name for preset in PRESETS for name in OPTIONS[preset]))
 #: the fields of the form, in order; each sits in a row ``#row-<name>``
 FIELDS = ("rules", "players", "bots", "pace", *ALL_OPTIONS, "draw_seconds", "seed")
 
@@ -100,7 +100,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
     def compose(self) -> ComposeResult:
         cur = self.current
-        defaults = {**option_defaults("classic1980"), **cur.options}
+        defaults = {**option_defaults("classic1980"), **option_defaults("mini"), **cur.options}
 
         def row(name: str, label: str) -> Horizontal:
             return Horizontal(Label(label, classes="label"), id=f"row-{name}", classes="row")
@@ -148,6 +148,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                     yield OptionCheck(bool(defaults["zero_ending_99"]), id="set-zero_ending_99")
                 with row("draw_penalty", option_label("draw_penalty")):
                     yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
+                with row("size", option_label("size")):
+                    yield Select(
+                        self.choices("size"),
+                        value=defaults["size"], allow_blank=False, compact=True, id="set-size",
+                    )  # fmt: skip
                 with row("draw_seconds", _("Seconds to draw")):
                     yield Input(
                         f"{cur.draw_seconds:g}", restrict=r"[0-9.]*", compact=True,
@@ -190,9 +195,10 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         taken = option_defaults(preset)
         points = "scoring" in taken and self.query_one("#set-scoring", Select).value == "points"
         for name in ALL_OPTIONS:
-            self.query_one(f"#row-{name}").display = name in taken
-        for name in POINTS_OPTIONS:
-            self.query_one(f"#row-{name}").disabled = not points
+            row = self.query_one(f"#row-{name}")
+            row.display = name in taken
+            # a hidden row's field is disabled too, so that Tab and the focus skip it
+            row.disabled = name not in taken or (name in POINTS_OPTIONS and not points)
         # the draw window (R-DRAW-1) counts only with the draw penalty on
         self.query_one("#row-draw_seconds").display = "draw_penalty" in taken
         self.query_one("#row-draw_seconds").disabled = not self.query_one(
@@ -269,6 +275,8 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         for name in ("zero_ending_99", "draw_penalty"):
             if name in taken:
                 options[name] = self.query_one(f"#set-{name}", Checkbox).value
+        if "size" in taken:
+            options["size"] = str(self.query_one("#set-size", Select).value)
         seed_text = self.query_one("#set-seed", Input).value.strip()
         seed: int | None = None
         if seed_text:  # as --seed and a record take it (R-REC): 0 to 2**256 - 1, no sign

@@ -34,8 +34,8 @@ def test_the_page_shows_the_servers_words_in_tamil(
     server: Server, chromium: Any, artifacts: Path
 ) -> None:
     """R-SET-5, R-SET-6, R-99-1, R-LIM-2: a Tamil page's lobby offers exactly the
-    player counts and options the server gives for classic1980 and shows its rules help
-    for the options chosen; at a table, each card's face, the turn line and the reason
+    player counts and options the server gives for classic1980 (and mini's size) and
+    shows its rules help for the options chosen; at a table, each card's face, the turn line and the reason
     under the ONO 99 card are the `texts` of the last `state` the page received, in
     Tamil."""
     assert "99" in _hand(SEED)
@@ -71,6 +71,24 @@ def test_the_page_shows_the_servers_words_in_tamil(
     )
     assert page.locator("#help-text p").all_text_contents() == points["help"]
     page.screenshot(path=str(artifacts / "help-ta.png"), full_page=True)
+    page.keyboard.press("Escape")
+    # mini's one option, its size (issue 37): a list of the two sizes in words; the help
+    # follows the size chosen
+    with speaking("ta"):
+        mini = preset_words("mini")
+        large = preset_words("mini", {"size": "large"})
+    page.select_option("#create-rules", "mini")
+    labels = page.locator("#create-options label span").all_text_contents()
+    assert labels == [o["label"] for o in mini["options"]] and len(labels) == 1
+    sizes = page.locator("#opt-size option").all_text_contents()
+    assert sizes == [c["label"] for c in mini["options"][0]["choices"]]
+    page.select_option("#opt-size", "large")
+    page.click("#help-button")
+    page.wait_for_selector("#help[open]")
+    page.wait_for_function(
+        "t => document.querySelector('#help-text').textContent.includes(t)", arg=large["help"][1]
+    )
+    assert page.locator("#help-text p").all_text_contents() == large["help"]
     page.keyboard.press("Escape")
 
     settings = {"rules": "mattel2022", "players": 2, "bots": "easy", "seed": SEED,
