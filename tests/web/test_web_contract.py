@@ -69,6 +69,8 @@ def test_create_join_start_and_play_to_the_end(server: Server) -> None:
         {"players": 9},
         {"rules": "nope"},
         {"options": {"draw_penalty": True}},  # mattel2022 takes no options (R-SET-6)
+        {"rules": "mini", "players": 2, "options": {"size": "huge"}},  # small or large
+        {"rules": "classic1980", "options": {"size": "large"}},  # mini's option only
         {"players": "4"},
         {"players": True},
         {"bots": "godlike"},
