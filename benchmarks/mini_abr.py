@@ -108,7 +108,9 @@ class Batch:
 
 
 #: the learner's choice for a batch of (observation, legal mask): actions and log-probs
-Chooser = Callable[[F32, npt.NDArray[np.bool_]], tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]]
+Chooser = Callable[
+    [F32, npt.NDArray[np.bool_]], tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
+]
 
 
 def play_games(
@@ -360,7 +362,9 @@ class DealBR:
         items = [(Game(self.rules, 2, seed=s, events=False), self.opponent(s)) for s in seeds]
         return self._solve(items, "") / len(seeds)
 
-    def play(self, seeds: list[int], fallback: Callable[[int], Bot]) -> tuple[list[float], int, int]:
+    def play(
+        self, seeds: list[int], fallback: Callable[[int], Bot]
+    ) -> tuple[list[float], int, int]:
         """Fresh deals: the returns, the responder's decisions, and how many of them the
         sample never reached (played by ``fallback``)."""
         out, asked, unseen = [], 0, 0
@@ -591,7 +595,8 @@ def main() -> None:
     tb = sub.add_parser("table")
     tb.add_argument("dirs", nargs="+")
     args = ap.parse_args()
-    {"selfplay": cmd_selfplay, "abr": cmd_abr, "deals": cmd_deals, "table": cmd_table}[args.cmd](args)
+    commands = {"selfplay": cmd_selfplay, "abr": cmd_abr, "deals": cmd_deals, "table": cmd_table}
+    commands[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -90,7 +90,8 @@ def test_abr_run_is_deterministic_and_its_responder_plays_as_a_bot(tmp_path: Pat
         assert row == json.loads((out / "result.json").read_text(encoding="utf-8"))
         results.append(row)
     keep = ("exploitability_estimate", "ci95", "seat0", "seat1", "training_games", "exact")
-    assert [{k: r[k] for k in keep} for r in results][0] == {k: results[1][k] for k in keep}
+    first, second = ({k: r[k] for k in keep} for r in results)
+    assert first == second
     assert results[0]["exact"] == mini_abr.EXACT_SMALL["greedy"]
     lo, hi = results[0]["ci95"]
     assert -1 <= lo <= results[0]["exploitability_estimate"] <= hi <= 1
@@ -109,3 +110,42 @@ def test_selfplay_on_the_large_size_plays_it(tmp_path: Path) -> None:
         spec = make_spec([f"policy:{out / f}", "heuristic"], rules="mini",
                          options={"size": "large"}, games=4, seed=2)  # fmt: skip
         assert run_tournament(spec)["games"] == 4
+
+
+@pytest.mark.parametrize(("size", "recall"), [("small", True), ("large", False)])
+def test_deal_best_response_is_best_on_its_sample(size: str, recall: bool) -> None:
+    """The best response on sampled deals: replayed on its own sample it makes exactly the
+    return it was fitted to, and no other policy does better there (greedy's and the
+    last-card player's returns on the same deals are at most that)."""
+    rules = mini_abr.mini_rules(size)
+    seeds = list(range(300, 360))
+    opponent = mini_abr._opponent("heuristic")
+    for seat in (0, 1):
+        br = mini_abr.DealBR(rules, seat, opponent, recall=recall)
+        fitted = br.fit(seeds)
+        rets, asked, unseen = br.play(seeds, lambda s: make_bot("random", seed=s))
+        assert unseen == 0 and asked > 0
+        assert sum(rets) / len(seeds) == pytest.approx(fitted)
+        meta = mini_abr.meta_for(rules, 2)
+        mine = mini_abr.play_games(rules, seeds, [frozenset((seat,))] * len(seeds), last,
+                                   opponent, meta, None)  # fmt: skip
+        assert sum(mine) / len(seeds) <= fitted
+        empty = mini_abr.DealBR(rules, seat, opponent)  # nothing fitted: greedy plays all
+        rets_g, asked_g, unseen_g = empty.play(seeds, lambda s: make_bot("greedy", seed=s))
+        assert unseen_g == asked_g > 0
+        assert sum(rets_g) / len(seeds) <= fitted
+
+
+def test_deals_command_writes_its_row(tmp_path: Path) -> None:
+    """``deals`` on the small size: its row, with the exact figure beside the estimate."""
+    out = tmp_path / "d"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "mini_abr.py"), "deals", "--size", "small",
+           "--against", "greedy", "--seed", "1", "--deals", "200", "--eval-games", "100",
+           "--out", str(out)]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300)
+    row = json.loads(done.stdout)
+    assert row == json.loads((out / "result.json").read_text(encoding="utf-8"))
+    assert row["exact"] == mini_abr.EXACT_SMALL["greedy"] and row["method"] == "deals"
+    assert row["on_the_sample"] >= -1 and 0 <= row["unseen_share"] <= 1
+    bad = subprocess.run([*cmd[:6], "nobody", *cmd[7:]], capture_output=True, text=True)
+    assert bad.returncode != 0
