@@ -191,8 +191,9 @@ class PolicyBot(Bot):
         self.rng = random.Random(seed)
 
     def check_game(self, rules: Rules, players: int) -> None:
-        """A policy reads the observation of the player count it was trained for: refuse
-        another count before a game starts, in one line (not at its first decision)."""
+        """A policy reads the observation of the rules and player count it was trained for:
+        refuse others before a game starts, in one line (not at its first decision)."""
+        self._check_rules(rules)
         size = int(self.policy.scale.shape[0])
         if size != obs_size(players) + self.order * NUM_CARDS:
             raise Ono99Error(
@@ -204,6 +205,29 @@ class PolicyBot(Bot):
                 ),
                 trained=self.policy.meta.get("players", "?"), size=size, players=players,
             )  # fmt: skip
+
+    def _check_rules(self, rules: Rules) -> None:
+        """Refuse ``mini`` for a policy trained on other rules, and other rules (or the
+        other size) for a ``mini`` policy: their observations have the same length but not
+        the same meaning (mini's deck, its play order). A policy of another preset still
+        plays the other non-mini presets, as before (the zoo's in classic1980, tested)."""
+        trained = self.policy.meta.get("rules")
+        if not isinstance(trained, str) or "mini" not in (trained, rules.preset):
+            return  # neither is mini, or a hand-made file names no rules: as before
+        options = _mini_options(trained, self.policy.meta.get("options") or {})
+        if (trained, options) == (rules.preset, _mini_options(rules.preset, rules.options)):
+            return
+        raise Ono99Error(
+            # TRANSLATORS: a learned policy (--bots policy:FILE) used in a game
+            # of other rules; {trained} and {asked} are rules in English, e.g.
+            # "mini (size=large)" or "mattel2022"; {give} is command-line
+            # options, e.g. "--rules mini --option size=large"
+            N_("this policy was trained for {trained}, not {asked}: give {give}"),
+            trained=_rules_text(trained, options),
+            # the options of the rules asked for matter only when the preset is the same
+            asked=_rules_text(rules.preset, rules.options if rules.preset == trained else {}),
+            give=" ".join(["--rules", trained, *(f"--option {p}" for p in _pairs(options))]),
+        )  # fmt: skip
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal
@@ -218,6 +242,26 @@ class PolicyBot(Bot):
             weights = [math.exp(float(logits[a]) - top) for a in legal]
             return int(self.rng.choices(legal, weights)[0])
         return int(max(legal, key=lambda a: float(logits[a])))
+
+
+def _mini_options(preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` as :func:`~ono99.rules.make_rules` resolves them for ``mini``: the
+    small size is ``{}`` (older mini policies have no ``options``; a file may spell the
+    default out)."""
+    opts = dict(options)
+    if preset == "mini" and opts.get("size") == "small":
+        del opts["size"]
+    return opts
+
+
+def _pairs(options: Mapping[str, Any]) -> list[str]:
+    """``options`` as ``key=value`` (the way ``--option`` takes them), sorted."""
+    return [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(options.items())]
+
+
+def _rules_text(preset: str, options: Mapping[str, Any]) -> str:
+    """A preset with its options, e.g. ``mini (size=large)``; without options, the preset."""
+    return f"{preset} ({', '.join(_pairs(options))})" if options else preset
 
 
 #: policies read once per process (the arena makes a bot per seat and game)
