@@ -415,8 +415,9 @@ def plot(dirs: Sequence[Path], svg: Path, title: str | None = None) -> None:
     axes[0].set_ylabel("win rate (evaluation deals)")
     axes[0].legend(fontsize=8)
     cfg0 = runs[0][0]
+    against = ",".join(cfg0.get("league") or ()) or cfg0["opponents"]
     fig.suptitle(title or f"PPO, {cfg0['rules']}, {cfg0['players']} players, "
-                 f"trained against {cfg0['opponents']}", fontsize=10)  # fmt: skip
+                 f"trained against {against}", fontsize=10)  # fmt: skip
     fig.tight_layout()
     svg.parent.mkdir(parents=True, exist_ok=True)
     if svg.suffix == ".png":
