@@ -54,7 +54,7 @@ import numpy.typing as npt
 import ono99.envs.policy  # noqa: F401 (registers policy:PATH)
 from ono99.bots import make_bot
 from ono99.bots.base import Bot
-from ono99.bots.optimal import view_key
+from ono99.bots.optimal import load_table, view_key
 from ono99.envs.encoding import NUM_CARDS, bounds, obs_size
 from ono99.envs.policy import MLPPolicy, observe
 from ono99.game import Game
@@ -62,10 +62,38 @@ from ono99.rules import Rules, make_rules
 from ono99.view import PlayerView
 
 F32 = npt.NDArray[np.float32]
-#: the exact exploitability (NashConv / 2) of the bots in ``mini`` (small), from
-#: docs/mini.md's table (``mini_solve.py bots`` and ``mini_learn.py eval``)
-EXACT_SMALL = {"random": 0.4389, "greedy": 0.1016, "heuristic": 0.1480, "ismcts": 0.0312,
-               "expert": 0.0312, "optimal": 0.00003}  # fmt: skip
+#: where the exact figures of the small game are kept (docs/mini.md's table):
+#: ``mini_solve.py bots`` runs, and ``mini_learn.py eval`` for the learned policy
+RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = RESULTS.parents[1]
+LEARNED = "policy:benchmarks/results/mini/ppo-selfplay-1/policy-highest.npz"
+
+
+def exact_small() -> dict[str, float]:
+    """The exact exploitability (NashConv / 2) of each bot of ``mini`` (small) that
+    docs/mini.md's table gives, by bot name, read from its result files."""
+    out: dict[str, float] = {}
+    for f in sorted(RESULTS.glob("mini-bots-*.json")):
+        for row in json.loads(f.read_text(encoding="utf-8"))["rows"]:
+            out[row["bot"]] = float(row["exploitability"])
+    learned = json.loads((RESULTS / "mini-learned-highest.json").read_text(encoding="utf-8"))
+    out[LEARNED] = float(learned["rows"][0]["exploitability"])
+    out["optimal"] = float(load_table()["nash_conv"]) / 2
+    return out
+
+
+def exact_for(size: str, bot: str) -> float | None:
+    """``bot``'s exact exploitability if known (the small size only), else None; a
+    ``policy:`` path is compared by where it points from the project's root."""
+    if size != "small":
+        return None
+    if bot.startswith("policy:"):
+        path = Path(bot.removeprefix("policy:")).resolve()
+        bot = next((k for k in exact_small() if k.startswith("policy:")
+                    and (ROOT / k.removeprefix("policy:")).resolve() == path), bot)  # fmt: skip
+    return exact_small().get(bot)
+
+
 #: the evaluation deals' seeds start here: never a training game's
 EVAL_SEED = 5_000_000
 
@@ -480,7 +508,7 @@ def cmd_abr(args: argparse.Namespace) -> None:
         "seat0": result["seat0"], "seat1": result["seat1"], "eval_deals": result["deals"],
         "eval_seed": args.eval_seed,
     }  # fmt: skip
-    exact = EXACT_SMALL.get(args.against) if args.size == "small" else None
+    exact = exact_for(args.size, args.against)
     if exact is not None:
         row["exact"] = exact
     (out / "curve.json").write_text(json.dumps(summary) + "\n", encoding="utf-8")
@@ -517,7 +545,7 @@ def cmd_deals(args: argparse.Namespace) -> None:
         "seat0": round(float(per_seat[0].mean()), 4), "seat1": round(float(per_seat[1].mean()), 4),
         "eval_deals": args.eval_games, "eval_seed": args.eval_seed,
     }  # fmt: skip
-    exact = EXACT_SMALL.get(args.against) if args.size == "small" else None
+    exact = exact_for(args.size, args.against)
     if exact is not None:
         row["exact"] = exact
     out = Path(args.out)

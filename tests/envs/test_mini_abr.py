@@ -92,7 +92,7 @@ def test_abr_run_is_deterministic_and_its_responder_plays_as_a_bot(tmp_path: Pat
     keep = ("exploitability_estimate", "ci95", "seat0", "seat1", "training_games", "exact")
     first, second = ({k: r[k] for k in keep} for r in results)
     assert first == second
-    assert results[0]["exact"] == mini_abr.EXACT_SMALL["greedy"]
+    assert results[0]["exact"] == mini_abr.exact_small()["greedy"]
     lo, hi = results[0]["ci95"]
     assert -1 <= lo <= results[0]["exploitability_estimate"] <= hi <= 1
     name = f"policy:{tmp_path / 'run0' / 'policy.npz'}"
@@ -145,7 +145,7 @@ def test_deals_command_writes_its_row(tmp_path: Path) -> None:
     done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300)
     row = json.loads(done.stdout)
     assert row == json.loads((out / "result.json").read_text(encoding="utf-8"))
-    assert row["exact"] == mini_abr.EXACT_SMALL["greedy"] and row["method"] == "deals"
+    assert row["exact"] == mini_abr.exact_small()["greedy"] and row["method"] == "deals"
     assert row["on_the_sample"] >= -1 and 0 <= row["unseen_share"] <= 1
     bad = subprocess.run([*cmd[:6], "nobody", *cmd[7:]], capture_output=True, text=True)
     assert bad.returncode != 0
