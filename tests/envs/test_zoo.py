@@ -29,8 +29,24 @@ ENTRIES = {
 }
 
 
+#: the learned policies of the research variant ``mini`` (docs/mini.md): each entry, the
+#: run whose ``policy-highest.npz`` it is, and the game's options
+MINI_ENTRIES = {
+    "mini-selfplay": ("benchmarks/results/mini/ppo-selfplay-1", {}, "benchmarks/mini_learn.py"),
+    "mini-large-selfplay": (
+        "benchmarks/results/mini/large-selfplay-1",
+        {"size": "large"},
+        "benchmarks/mini_abr.py",
+    ),
+}
+
+
 def test_the_zoo_holds_the_documented_entries() -> None:
-    assert zoo_names() == sorted(ENTRIES)
+    assert zoo_names() == sorted([*ENTRIES, *MINI_ENTRIES])
+    mini = (ROOT / "docs" / "mini.md").read_text(encoding="utf-8")
+    for name, (run, _options, _trainer) in MINI_ENTRIES.items():
+        assert f"policy:zoo/{name}" in mini and run in mini, name
+        assert (ZOO / f"{name}.npz").stat().st_size < 250_000  # small: committed
     docs = (ROOT / "docs" / "baselines.md").read_text(encoding="utf-8")
     for name, (run, _trainer, _against) in ENTRIES.items():
         assert f"policy:zoo/{name}" in docs and run in docs, name
@@ -48,6 +64,23 @@ def test_each_entry_is_its_runs_policy_and_plays(name: str) -> None:
     assert policy.meta["seed"] == int(run.rsplit("-", 1)[1])
     # as a bot: arena games against random, seats rotated
     result = run_tournament(make_spec([f"policy:zoo/{name}", "random"], 2, games=4, seed=2))
+    assert result["games"] == 4
+    assert sum(b["wins"] for b in result["bots"].values()) == pytest.approx(4)
+
+
+@pytest.mark.parametrize("name", sorted(MINI_ENTRIES))
+def test_each_mini_entry_is_its_runs_policy_and_plays_its_size(name: str) -> None:
+    """The mini entries: the same bytes as their run's highest-logit policy, and they play
+    their size of ``mini`` in the arena (the fast simulator does not play mini)."""
+    run, options, trainer = MINI_ENTRIES[name]
+    assert (ZOO / f"{name}.npz").read_bytes() == (ROOT / run / "policy-highest.npz").read_bytes()
+    policy = MLPPolicy.load(ZOO / f"{name}.npz")
+    assert policy.meta["rules"] == "mini" and policy.meta["players"] == 2
+    assert policy.meta.get("options", {}) == options and policy.meta["trained_by"] == trainer
+    assert policy.meta["sample"] is False  # the highest logit: a pure policy
+    spec = make_spec([f"policy:zoo/{name}", "random"], 2, rules="mini", options=options,
+                     games=4, seed=2)  # fmt: skip
+    result = run_tournament(spec)
     assert result["games"] == 4
     assert sum(b["wins"] for b in result["bots"].values()) == pytest.approx(4)
 
