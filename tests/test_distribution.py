@@ -119,7 +119,8 @@ def test_wheel_and_sdist_build_pass_twine_check_and_carry_the_package_data(
     # the model zoo (docs/baselines.md): policy:zoo/NAME must play from an installed wheel
     expected |= {f"ono99/envs/zoo/{p.name}" for p in (data / "envs" / "zoo").glob("*.npz")}
     assert len([n for n in expected if n.endswith(".mo")]) == 5  # ta, gu, uz, my, kn
-    assert len([n for n in expected if n.endswith(".npz")]) == 3
+    # three baselines of mattel2022 and mini's two learned policies
+    assert len([n for n in expected if n.endswith(".npz")]) == 5
     assert expected <= names, sorted(expected - names)
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc"))]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
