@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """One size up: ``mini`` at ``size=large``, where only approximate methods work (issue 37).
 
-    nice -n 15 python benchmarks/mini_abr.py selfplay --size large --seed 1 \\
+    nice -n 5 python benchmarks/mini_abr.py selfplay --size large --seed 1 \\
         --out benchmarks/results/mini/large-selfplay-1
-    nice -n 15 python benchmarks/mini_abr.py abr --size large --against heuristic --seed 2 \\
-        --out benchmarks/results/mini/large-abr-heuristic-2
-    python benchmarks/mini_abr.py table benchmarks/results/mini/*-abr-*    # docs/mini.md
+    python benchmarks/mini_abr.py deals --size large --against heuristic --key view \\
+        --seed 4 --deals 160000 --out benchmarks/results/mini/abr/large-deals-heuristic
+    python benchmarks/mini_abr.py table benchmarks/results/mini/abr/*/    # docs/mini.md
 
 ``mini`` (8 cards, hands of 2) is solved exactly: its tree has half a million histories,
 and ``mini_solve.py``'s CFR+ and best response walk all of them. ``size=large`` (11 cards:
@@ -19,21 +19,29 @@ order, most recent first), PPO with the whole game's return as each decision's, 
 as the baseline, an entropy bonus annealed from ``--ent`` to ``--ent-end``, and the magnet
 (a KL pull towards a copy of the policy refreshed every ``--magnet-every`` iterations).
 
-``abr`` is an **approximate best response**: a network trained by the same PPO (no magnet:
-against a fixed opponent it is a one-player problem) to beat one fixed bot (``--against``,
-any bot name, ``policy:PATH`` included), seats alternating game by game. Its highest logit
-then plays ``--eval-games`` fresh deals in each seat against that bot (deals from
-``--eval-seed``, the same for every run): its mean return is an estimate of the bot's
-**exploitability** (NashConv / 2: what a best response gains per game, averaged over the
-seats) from below: a trained responder is at most a best response, so it finds at most
-what a best response would (up to the evaluation's sampling error, given with it). Where
-the exact figure is known (``--size small``, docs/mini.md's table) the run says how much
-of it the approximate responder found: that is the check of the method.
+Two **approximate best responses** to one fixed bot (``--against``: any bot name,
+``policy:PATH`` included), each an estimate of the bot's **exploitability** (NashConv / 2:
+what a best response gains per game, averaged over the seats) from below, measured on
+``--eval-games`` fresh deals played from both seats (deals from ``--eval-seed``, the same
+for every run; the paired 95 % interval over deals):
 
-Torch on the CPU, one thread; the run is deterministic given ``--seed`` on one machine.
-``DIR`` gets ``config.json``, ``curve.json`` and ``policy.npz`` (``policy:DIR/policy.npz``
-plays it; ``selfplay`` also writes ``policy-highest.npz``, its highest logit), and ``abr``
-its ``result.json``.
+- ``abr``: a network trained by the same PPO (no magnet: against a fixed opponent it is a
+  one-player problem), seats alternating game by game; its highest logit is measured.
+- ``deals``: the best response on a sample of ``--deals`` deals a seat, exactly
+  (:class:`DealBR`): every sampled game branched at each of the responder's decisions,
+  grouped by what it knows there, the best total taken; then that table plays the fresh
+  deals. Its value on its own sample (``on_the_sample``) overstates, on fresh deals it
+  understates.
+
+Where the exact figure is known (``--size small``: docs/mini.md's table, read from its
+result files) the row carries it beside the estimate: that is the check of the method
+(``deals`` meets the exact figures; ``abr`` undershoots them, docs/mini.md).
+
+Torch on the CPU, one thread (``selfplay`` and ``abr``; ``deals`` needs none); each run is
+deterministic given ``--seed`` on one machine. ``DIR`` gets ``result.json`` (``abr``,
+``deals``), ``config.json`` and ``curve.json`` (``selfplay``, ``abr``), and the network:
+``policy.npz`` (``policy:DIR/policy.npz`` plays it; ``selfplay`` also writes
+``policy-highest.npz``, its highest logit).
 """
 
 from __future__ import annotations
