@@ -129,30 +129,20 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                         value=cur.pace, allow_blank=False, compact=True, id="set-pace",
                     )  # fmt: skip
                 with row("scoring", option_label("scoring")):
-                    yield Select(
-                        self.choices("scoring"),
-                        value=defaults["scoring"], allow_blank=False, compact=True, id="set-scoring",
-                    )  # fmt: skip
+                    yield self.choice_select("scoring", defaults["scoring"])
                 with row("target", option_label("target")):
                     yield Input(
                         str(defaults["target"]), restrict=r"[0-9]*", compact=True,
                         id="set-target",
                     )  # fmt: skip
                 with row("points_mode", option_label("points_mode")):
-                    yield Select(
-                        self.choices("points_mode"),
-                        value=defaults["points_mode"], allow_blank=False, compact=True,
-                        id="set-points_mode",
-                    )  # fmt: skip
+                    yield self.choice_select("points_mode", defaults["points_mode"])
                 with row("zero_ending_99", option_label("zero_ending_99")):
                     yield OptionCheck(bool(defaults["zero_ending_99"]), id="set-zero_ending_99")
                 with row("draw_penalty", option_label("draw_penalty")):
                     yield OptionCheck(bool(defaults["draw_penalty"]), id="set-draw_penalty")
                 with row("size", option_label("size")):
-                    yield Select(
-                        self.choices("size"),
-                        value=defaults["size"], allow_blank=False, compact=True, id="set-size",
-                    )  # fmt: skip
+                    yield self.choice_select("size", defaults["size"])
                 with row("draw_seconds", _("Seconds to draw")):
                     yield Input(
                         f"{cur.draw_seconds:g}", restrict=r"[0-9.]*", compact=True,
@@ -183,6 +173,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     def choices(name: str) -> list[tuple[str, str]]:
         """An option's fixed choices (R-SET-6) in words."""
         return [(choice_label(name, value), value) for value in CHOICES[name]]
+
+    def choice_select(self, name: str, value: Any) -> Select[str]:
+        """The list of an option of fixed choices (R-SET-6), its id ``set-NAME``."""
+        return Select(self.choices(name), value=value, allow_blank=False, compact=True,
+                      id=f"set-{name}")  # fmt: skip
 
     def player_choices(self, preset: str) -> list[tuple[str, int]]:
         """R-SET-5: only the preset's player counts."""
