@@ -47,6 +47,7 @@ deterministic given ``--seed`` on one machine. ``DIR`` gets ``result.json`` (``a
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import sys
@@ -77,6 +78,7 @@ ROOT = RESULTS.parents[1]
 LEARNED = "policy:benchmarks/results/mini/ppo-selfplay-1/policy-highest.npz"
 
 
+@functools.cache
 def exact_small() -> dict[str, float]:
     """The exact exploitability (NashConv / 2) of each bot of ``mini`` (small) that
     docs/mini.md's table gives, by bot name, read from its result files."""
@@ -149,6 +151,23 @@ Chooser = Callable[
 ]
 
 
+def advance(g: Game, bot: Bot | None, mine: frozenset[int]) -> None:
+    """Play ``g`` on until one of the seats ``mine`` has a choice to make, or the game
+    ends: a move with one legal action is made without asking, the other seats' moves by
+    ``bot`` (shown only its view)."""
+    while not g.is_over:
+        seat = g.to_move
+        assert seat is not None
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            g.apply(legal[0])
+        elif seat in mine:
+            return
+        else:
+            assert bot is not None
+            g.apply(bot.act(g.view(seat)))
+
+
 def play_games(
     rules: Rules,
     seeds: list[int],
@@ -172,19 +191,10 @@ def play_games(
         ask: list[tuple[int, int]] = []
         for i in live:
             g = games[i]
-            while not g.is_over:
-                seat = g.to_move
-                assert seat is not None
-                legal = g.legal_actions()
-                if len(legal) == 1:
-                    g.apply(legal[0])
-                elif seat in learner_seats[i]:
-                    ask.append((i, seat))
-                    break
-                else:
-                    bot = bots[i]
-                    assert bot is not None
-                    g.apply(bot.act(g.view(seat)))
+            advance(g, bots[i], learner_seats[i])
+            if not g.is_over:
+                assert g.to_move is not None
+                ask.append((i, g.to_move))
         if ask:
             views = [games[i].view(s) for i, s in ask]
             obs = np.stack([observe(v, meta) for v in views])
@@ -350,29 +360,18 @@ class DealBR:
         self, rules: Rules, seat: int, opponent: Callable[[int], Bot], recall: bool = True
     ) -> None:
         self.rules, self.seat, self.opponent = rules, seat, opponent
+        self.mine = frozenset((seat,))
         #: group by the views at every decision so far (perfect recall), or by the view
         #: at this one alone (coarser: fresh deals reach known groups more often)
         self.recall = recall
         #: the responder's choice by its knowledge (its views' keys so far, joined)
         self.table: dict[str, int] = {}
 
-    def _advance(self, g: Game, bot: Bot) -> None:
-        while not g.is_over:
-            seat = g.to_move
-            assert seat is not None
-            legal = g.legal_actions()
-            if len(legal) == 1:
-                g.apply(legal[0])
-            elif seat == self.seat:
-                return
-            else:
-                g.apply(bot.act(g.view(seat)))
-
     def _solve(self, items: list[tuple[Game, Bot]], path: str) -> float:
         total = 0.0
         groups: dict[str, list[tuple[Game, Bot]]] = {}
         for g, bot in items:
-            self._advance(g, bot)
+            advance(g, bot, self.mine)
             if g.is_over:
                 total += 1.0 if g.winner == self.seat else -1.0
             else:
@@ -409,7 +408,7 @@ class DealBR:
             bot, spare = self.opponent(s), fallback(s)
             path = ""
             while True:
-                self._advance(g, bot)
+                advance(g, bot, self.mine)
                 if g.is_over:
                     break
                 view = g.view(self.seat)

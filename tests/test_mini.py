@@ -155,14 +155,16 @@ def test_optimal_in_the_arena() -> None:
         run_tournament(make_spec(["optimal", "random"], games=2, seed=3), workers=1)
 
 
-def test_environments_play_mini() -> None:
-    """R-END-4: the PettingZoo and Gymnasium environments play whole mini games; the AEC
-    environment's default engine ("auto") is the reference engine for mini, which the fast
-    engine does not play."""
+@pytest.mark.parametrize(("options", "players"), [({}, 2), ({"size": "large"}, 3)])
+def test_environments_play_mini(options: dict[str, str], players: int) -> None:
+    """R-END-4: the PettingZoo and Gymnasium environments play whole mini games, of either
+    size; the AEC environment's default engine ("auto") is the reference engine for mini,
+    which the fast engine does not play."""
     pytest.importorskip("pettingzoo")
     from ono99.envs import GymEnv, aec_env
 
-    env = aec_env("mini", players=2)
+    rules = make_rules("mini", options)
+    env = aec_env("mini", players=players, **options)
     assert env.unwrapped.engine == "reference"
     env.reset(seed=1)
     steps = 0
@@ -170,8 +172,8 @@ def test_environments_play_mini() -> None:
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
         steps += 1
-    assert 0 < steps <= 2 * MINI.deck_size
-    gym = GymEnv(rules="mini", players=2, opponents="heuristic")
+    assert 0 < steps <= 2 * rules.deck_size + players  # every play, each seat's last turn
+    gym = GymEnv(rules="mini", players=2, opponents="heuristic", **options)
     gym.reset(seed=1)
     done = False
     while not done:

@@ -291,27 +291,12 @@ def test_words_are_translated(lang: str) -> None:
 # ------------------------------------------------------------------ environments
 
 
-def test_environments_play_large() -> None:
-    """R-END-4: the PettingZoo and Gymnasium environments take ``size="large"`` and play
-    whole games of it (on the reference engine); a bad size is refused."""
+def test_environments_refuse_a_bad_size() -> None:
+    """R-SET-6: the environments take mini's ``size`` like every rule option (their whole
+    games of the large size: tests/test_mini.py), and refuse a bad one in one line."""
     pytest.importorskip("pettingzoo")
-    from ono99.envs import GymEnv, aec_env
+    from ono99.envs import aec_env
 
-    env = aec_env("mini", players=3, size="large")
-    assert env.unwrapped.engine == "reference"
-    env.reset(seed=1)
-    steps = 0
-    for _agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
-        steps += 1
-    assert 0 < steps <= 2 * LARGE.deck_size + 3
-    gym = GymEnv(rules="mini", players=2, opponents="heuristic", size="large")
-    gym.reset(seed=1)
-    done = False
-    while not done:
-        _, _, term, trunc, _ = gym.step(int(gym.action_masks().nonzero()[0][0]))
-        done = term or trunc
     with pytest.raises(RulesError, match="must be one of 'small', 'large'"):
         aec_env("mini", players=2, size="huge")
 

@@ -37,6 +37,7 @@ from ono99.cards import NUM_ACTIONS, NUM_CARDS
 from ono99.envs._deps import missing
 from ono99.errors import Ono99Error
 from ono99.i18n import N_, os_reason
+from ono99.rules import make_rules
 from ono99.view import PlayerView
 
 if TYPE_CHECKING:
@@ -214,8 +215,10 @@ class PolicyBot(Bot):
         trained = self.policy.meta.get("rules")
         if not isinstance(trained, str) or "mini" not in (trained, rules.preset):
             return  # neither is mini, or a hand-made file names no rules: as before
-        options = _mini_options(trained, self.policy.meta.get("options") or {})
-        if (trained, options) == (rules.preset, _mini_options(rules.preset, rules.options)):
+        options = dict(self.policy.meta.get("options") or {})
+        if trained == "mini":  # as the rules resolve them: the small size is {}
+            options = dict(make_rules(trained, options).options)
+        if (trained, options) == (rules.preset, dict(rules.options)):
             return
         raise Ono99Error(
             # TRANSLATORS: a learned policy (--bots policy:FILE) used in a game
@@ -242,16 +245,6 @@ class PolicyBot(Bot):
             weights = [math.exp(float(logits[a]) - top) for a in legal]
             return int(self.rng.choices(legal, weights)[0])
         return int(max(legal, key=lambda a: float(logits[a])))
-
-
-def _mini_options(preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` as :func:`~ono99.rules.make_rules` resolves them for ``mini``: the
-    small size is ``{}`` (older mini policies have no ``options``; a file may spell the
-    default out)."""
-    opts = dict(options)
-    if preset == "mini" and opts.get("size") == "small":
-        del opts["size"]
-    return opts
 
 
 def _pairs(options: Mapping[str, Any]) -> list[str]:
